@@ -1,0 +1,34 @@
+import Foundation
+
+/// Payload bytes that a ``PayloadFormat`` cannot turn into values, with where and why.
+public struct PayloadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The format's name, for example `json` or `firebase-template`.
+    public var format: String
+    /// Why the payload does not decode.
+    public var reason: String
+    /// The byte offset of the problem, when known.
+    public var offset: Int?
+    /// The path inside the document, when known (for example `parameters.welcome.valueType`).
+    public var path: String?
+
+    /// Creates a payload error.
+    public init(format: String, reason: String, offset: Int? = nil, path: String? = nil) {
+        self.format = format
+        self.reason = reason
+        self.offset = offset
+        self.path = path
+    }
+
+    /// Wraps a JSON parse failure.
+    public init(format: String, parse error: JSONParseError) {
+        self.init(format: format, reason: error.reason.description, offset: error.offset)
+    }
+
+    /// `invalid json payload at byte 12: …`.
+    public var description: String {
+        var text = "invalid \(format) payload"
+        if let path { text += " at \(path)" }
+        if let offset { text += " at byte \(offset)" }
+        return text + ": \(reason)"
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Something that happened in a client, for logging and metrics. Values of secret keys never appear.
+public enum ConfigEvent: Sendable, Hashable, CustomStringConvertible {
+    /// The cache supplied a snapshot at build time.
+    case cacheLoaded(name: String, fetchedAt: Date, freshness: Freshness)
+    /// The cache had nothing for this configuration.
+    case cacheMiss(name: String)
+    /// The cache's data could not be used (corrupt, newer format); it was treated as a miss.
+    case cacheUnreadable(CacheError)
+    /// Writing to the cache failed; the in-memory state is unaffected.
+    case cacheWriteFailed(CacheError)
+    /// A refresh started.
+    case refreshStarted
+    /// A refresh fetched a new payload and activated it; these keys changed.
+    case refreshed(changedKeys: [String])
+    /// The fetcher said the payload is unchanged; freshness was renewed.
+    case notModified
+    /// A refresh failed; the last good state is kept.
+    case refreshFailed(ConfigError)
+    /// A refresh was not attempted, and why (minimum interval, backoff).
+    case refreshSkipped(reason: String, nextAllowed: Date?)
+    /// A fetched snapshot is waiting for activation (next launch or manual).
+    case pendingStored(changedKeys: [String])
+    /// A new state became active; these keys changed value.
+    case activated(changedKeys: [String])
+    /// A candidate value was refused; the key fell through to the next layer.
+    case valueRejected(Rejection)
+    /// An override source reported a problem (a malformed `.env` line, an unknown argument).
+    case overrideProblem(source: String, message: String)
+    /// A read used a name that differs from a registered key only by case or separators.
+    case mistypedKey(requested: String, registered: String)
+    /// A read used a key that is not registered (served by the slow path).
+    case unregisteredKeyRead(name: String)
+
+    /// One line for a log.
+    public var description: String {
+        switch self {
+        case .cacheLoaded(let name, let fetchedAt, let freshness):
+            "cache loaded \(name) fetched at \(fetchedAt) (\(freshness))"
+        case .cacheMiss(let name): "cache miss for \(name)"
+        case .cacheUnreadable(let e): "cache unreadable, treated as a miss: \(e)"
+        case .cacheWriteFailed(let e): "cache write failed: \(e)"
+        case .refreshStarted: "refresh started"
+        case .refreshed(let keys): "refreshed; changed keys: \(keys.isEmpty ? "none" : keys.joined(separator: ", "))"
+        case .notModified: "not modified; freshness renewed"
+        case .refreshFailed(let e): "refresh failed, last good state kept: \(e)"
+        case .refreshSkipped(let reason, let next):
+            "refresh skipped: \(reason)" + (next.map { "; next allowed at \($0)" } ?? "")
+        case .pendingStored(let keys): "fetched snapshot pending activation; \(keys.count) keys would change"
+        case .activated(let keys): "activated; changed keys: \(keys.isEmpty ? "none" : keys.joined(separator: ", "))"
+        case .valueRejected(let r): "rejected \(r)"
+        case .overrideProblem(let source, let message): "override source \(source): \(message)"
+        case .mistypedKey(let requested, let registered):
+            "read of \"\(requested)\" looks like a typo of the registered key \"\(registered)\""
+        case .unregisteredKeyRead(let name): "read of unregistered key \"\(name)\""
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// A typed configuration key: its name, its one default, and the rules a value must pass.
+///
+/// ```swift
+/// extension ConfigKey where Value == Bool {
+///     static let newCheckout = ConfigKey("new_checkout", default: false)
+/// }
+/// let retries = ConfigKey("max_retries", default: 3, rules: [.range(0...10)])
+/// ```
+///
+/// Create keys once (as `static let`s) and reuse them: each carries a ``KeyIdentity`` that
+/// makes a read of a registered key an array index.
+public struct ConfigKey<Value: Sendable>: Sendable {
+    /// The key's name in payloads, for example `new_checkout`.
+    public let name: String
+    /// The value read when no layer supplies a valid one.
+    public let defaultValue: Value
+    /// Rules every candidate value must pass, in order.
+    public let rules: [ValidationRule<Value>]
+    /// Whether values of this key are secret: messages and events redact them.
+    public let isSecret: Bool
+    /// A one-line description for registries, inspection and tools.
+    public let summary: String?
+    /// How values convert to and from ``ConfigValue``.
+    public let converter: ValueConverter<Value>
+    /// The process-unique identity used by the client's read path.
+    public let identity: KeyIdentity
+
+    /// Creates a key with an explicit converter.
+    public init(
+        name: String, default defaultValue: Value, converter: ValueConverter<Value>,
+        rules: [ValidationRule<Value>] = [], secret: Bool = false, summary: String? = nil
+    ) {
+        self.name = name
+        self.defaultValue = defaultValue
+        self.rules = rules
+        self.isSecret = secret
+        self.summary = summary
+        self.converter = converter
+        self.identity = .next()
+    }
+}
+
+extension ConfigKey where Value: ConfigValueConvertible {
+    /// Creates a key for `Bool`, `Int`, `Double`, `String`, `URL` or an array of these.
+    public init(
+        _ name: String, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
+        summary: String? = nil
+    ) {
+        self.init(name: name, default: defaultValue, converter: .convertible, rules: rules, secret: secret, summary: summary)
+    }
+
+    /// Creates a key named by a string enum case.
+    public init<Name: RawRepresentable<String>>(
+        _ name: Name, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
+        summary: String? = nil
+    ) {
+        self.init(name.rawValue, default: defaultValue, rules: rules, secret: secret, summary: summary)
+    }
+}
+
+extension ConfigKey where Value: RawRepresentable, Value.RawValue: ConfigValueConvertible {
+    /// Creates a key for an enum read by its raw value (`String` or `Int`).
+    public init(
+        _ name: String, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
+        summary: String? = nil
+    ) {
+        self.init(
+            name: name, default: defaultValue, converter: .rawRepresentable, rules: rules, secret: secret, summary: summary)
+    }
+
+    /// Creates an enum key named by a string enum case.
+    public init<Name: RawRepresentable<String>>(
+        _ name: Name, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
+        summary: String? = nil
+    ) {
+        self.init(name.rawValue, default: defaultValue, rules: rules, secret: secret, summary: summary)
+    }
+}
+
+extension ConfigKey where Value: Decodable {
+    /// Creates a key whose object or array value decodes into `Value`.
+    ///
+    /// ```swift
+    /// struct Banner: Codable, Sendable { var title: String; var color: String }
+    /// let banner = ConfigKey(decoding: "banner", default: Banner(title: "", color: "blue"))
+    /// ```
+    public init(
+        decoding name: String, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
+        summary: String? = nil
+    ) {
+        self.init(name: name, default: defaultValue, converter: .decodable, rules: rules, secret: secret, summary: summary)
+    }
+}
+
+extension ConfigKey {
+    /// Converts `value` and runs every rule: the typed value, or the first rejection.
+    ///
+    /// - Parameter origin: where the value came from (a layer, a variable), kept in the rejection.
+    public func resolve(_ value: ConfigValue, origin: String? = nil) -> Result<Value, Rejection> {
+        let typed: Value
+        do throws(ConversionError) {
+            typed = try converter.fromValue(value)
+        } catch {
+            return .failure(rejection(found: value.jsonText(), rule: "type(\(converter.typeName))", reason: error.reason, origin: origin))
+        }
+        return validate(typed, rendered: value.jsonText(), origin: origin)
+    }
+
+    /// Coerces override text and runs every rule.
+    public func resolve(text: String, origin: String? = nil) -> Result<Value, Rejection> {
+        let typed: Value
+        do throws(ConversionError) {
+            typed = try converter.fromText(text)
+        } catch {
+            return .failure(rejection(found: text, rule: "type(\(converter.typeName))", reason: error.reason, origin: origin))
+        }
+        return validate(typed, rendered: text, origin: origin)
+    }
+
+    /// Runs every rule on an already typed value.
+    public func validate(_ value: Value, origin: String? = nil) -> Result<Value, Rejection> {
+        validate(value, rendered: render(value), origin: origin)
+    }
+
+    /// The default as a ``ConfigValue``, when the type can render.
+    public var defaultConfigValue: ConfigValue? { converter.toValue(defaultValue) }
+
+    /// What a registry, an override source or a tool needs to know about this key.
+    public var descriptor: KeyDescriptor {
+        KeyDescriptor(
+            name: name, typeName: converter.typeName, defaultValue: defaultConfigValue,
+            ruleNames: rules.map(\.name), isSecret: isSecret, summary: summary)
+    }
+
+    /// Renders a value for messages, redacted when the key is secret.
+    public func render(_ value: Value) -> String {
+        if isSecret { return Rejection.redacted }
+        return converter.toValue(value)?.jsonText() ?? String(describing: value)
+    }
+
+    private func validate(_ typed: Value, rendered: String, origin: String?) -> Result<Value, Rejection> {
+        for rule in rules {
+            if let reason = rule.evaluate(typed) {
+                return .failure(rejection(found: rendered, rule: rule.name, reason: reason, origin: origin))
+            }
+        }
+        return .success(typed)
+    }
+
+    private func rejection(found: String, rule: String, reason: String, origin: String?) -> Rejection {
+        Rejection(key: name, value: isSecret ? Rejection.redacted : found, rule: rule, reason: isSecret ? Rejection.redact(reason, secret: found) : reason, origin: origin)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// How a ``ConfigKey`` turns a ``ConfigValue`` (or override text) into its Swift type and back.
+///
+/// Built by the key's initialisers: you rarely make one yourself, but you can, for a type the
+/// library does not know.
+public struct ValueConverter<Value: Sendable>: Sendable {
+    /// The Swift type's name in messages.
+    public let typeName: String
+    /// Converts a parsed value.
+    public let fromValue: @Sendable (ConfigValue) throws(ConversionError) -> Value
+    /// Coerces override text typed by a person.
+    public let fromText: @Sendable (String) throws(ConversionError) -> Value
+    /// Renders a value back, or `nil` when the type cannot be rendered (a `Decodable`-only type).
+    public let toValue: @Sendable (Value) -> ConfigValue?
+
+    /// Creates a converter from its three functions.
+    public init(
+        typeName: String,
+        fromValue: @escaping @Sendable (ConfigValue) throws(ConversionError) -> Value,
+        fromText: @escaping @Sendable (String) throws(ConversionError) -> Value,
+        toValue: @escaping @Sendable (Value) -> ConfigValue?
+    ) {
+        self.typeName = typeName
+        self.fromValue = fromValue
+        self.fromText = fromText
+        self.toValue = toValue
+    }
+}
+
+extension ValueConverter where Value: ConfigValueConvertible {
+    /// The converter of a ``ConfigValueConvertible`` type.
+    public static var convertible: ValueConverter<Value> {
+        ValueConverter(
+            typeName: Value.configTypeName,
+            fromValue: { (v: ConfigValue) throws(ConversionError) -> Value in try Value(configValue: v) },
+            fromText: { (t: String) throws(ConversionError) -> Value in try Value(configText: t) },
+            toValue: { $0.configValue })
+    }
+}
+
+extension ValueConverter where Value: RawRepresentable, Value.RawValue: ConfigValueConvertible {
+    /// The converter of an enum (or any raw-representable type) read by its raw value.
+    public static var rawRepresentable: ValueConverter<Value> {
+        let typeName = String(describing: Value.self)
+        @Sendable func make(_ raw: Value.RawValue, found: String) throws(ConversionError) -> Value {
+            guard let v = Value(rawValue: raw) else {
+                var reason = "no case of \(typeName) has the raw value \(raw)"
+                if let all = (Value.self as? any CaseIterable.Type)?.allCases as? any Collection {
+                    let names = all.compactMap { ($0 as? Value).map { "\($0.rawValue)" } }
+                    reason += "; expected one of \(names.joined(separator: ", "))"
+                }
+                throw ConversionError(expectedType: typeName, found: found, reason: reason)
+            }
+            return v
+        }
+        return ValueConverter(
+            typeName: typeName,
+            fromValue: { (v: ConfigValue) throws(ConversionError) -> Value in
+                try make(try Value.RawValue(configValue: v), found: v.jsonText())
+            },
+            fromText: { (t: String) throws(ConversionError) -> Value in
+                try make(try Value.RawValue(configText: t), found: t)
+            },
+            toValue: { $0.rawValue.configValue })
+    }
+}
+
+extension ValueConverter where Value: Decodable {
+    /// The converter of a `Decodable` type, decoded straight from the ``ConfigValue`` tree.
+    ///
+    /// A decoding failure names the path inside the value, for example `items[2].price`.
+    /// When the type is also `Encodable`, defaults render for provenance and change detection.
+    public static var decodable: ValueConverter<Value> {
+        let typeName = String(describing: Value.self)
+        return ValueConverter(
+            typeName: typeName,
+            fromValue: { (v: ConfigValue) throws(ConversionError) -> Value in
+                do throws(DecodingFailure) {
+                    return try ConfigValueDecoder().decode(Value.self, from: v)
+                } catch {
+                    throw ConversionError(expectedType: typeName, found: v.jsonText(), reason: error.description)
+                }
+            },
+            fromText: { (t: String) throws(ConversionError) -> Value in
+                let parsed: ConfigValue
+                do throws(JSONParseError) {
+                    parsed = try JSONParser().parse(Data(t.utf8))
+                } catch {
+                    throw ConversionError(expectedType: typeName, found: t, reason: "not valid JSON text: \(error)")
+                }
+                do throws(DecodingFailure) {
+                    return try ConfigValueDecoder().decode(Value.self, from: parsed)
+                } catch {
+                    throw ConversionError(expectedType: typeName, found: t, reason: error.description)
+                }
+            },
+            toValue: { value in
+                guard let encodable = value as? any Encodable else { return nil }
+                return try? ConfigValueEncoder().encode(encodable)
+            })
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Facts about a snapshot other than its values: when it was fetched, its validators, its hash, its source.
+public struct SnapshotMetadata: Sendable, Hashable, Codable {
+    /// When the payload was last fetched or confirmed unchanged (a 304 renews this).
+    public var fetchedAt: Date
+    /// The validators to send with the next conditional fetch.
+    public var validators: Validators
+    /// The hash of the payload bytes.
+    public var contentHash: ContentHash
+    /// What produced the payload, for example the URL or `file:///…` or `test`.
+    public var source: String
+    /// A time-to-live suggested by the source (for example `Cache-Control: max-age`), in seconds.
+    public var ttlHint: TimeInterval?
+
+    /// Creates metadata.
+    public init(
+        fetchedAt: Date, validators: Validators = .none, contentHash: ContentHash, source: String,
+        ttlHint: TimeInterval? = nil
+    ) {
+        self.fetchedAt = fetchedAt
+        self.validators = validators
+        self.contentHash = contentHash
+        self.source = source
+        self.ttlHint = ttlHint
+    }
+
+    /// This metadata after a "not modified" answer at `date` with `validators`.
+    public func renewed(at date: Date, validators newValidators: Validators) -> SnapshotMetadata {
+        var copy = self
+        copy.fetchedAt = date
+        if newValidators.etag != nil { copy.validators.etag = newValidators.etag }
+        if newValidators.lastModified != nil { copy.validators.lastModified = newValidators.lastModified }
+        return copy
+    }
+}

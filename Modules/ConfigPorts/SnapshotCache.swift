@@ -1,0 +1,63 @@
+import ConfigDomain
+import Foundation
+
+/// Keeps fetched payloads across launches, several named configurations per cache.
+///
+/// The contract (checked by `SnapshotCacheContract` in `TestDoubles`):
+/// - ``load(_:slot:)`` never throws: damaged or foreign data is ``CacheLoadResult/unreadable(_:)``
+///   (which the client treats as a miss and reports), never a crash.
+/// - ``store(_:as:slot:)`` is atomic: a concurrent or later load sees the old snapshot or the
+///   new one, whole, never a mix, even across a crash.
+/// - ``renew(_:for:)`` replaces only the metadata of the active snapshot (after a 304); the
+///   payload bytes are not rewritten.
+/// - The ``CacheSlot/pending`` slot holds a snapshot waiting for the next launch;
+///   ``promotePending(_:)`` makes it active atomically.
+/// - Names are independent: storing `a` never changes `b`.
+/// - Safe to call from many tasks at once. I/O never runs on a reader's thread.
+public protocol SnapshotCache: Sendable {
+    /// Loads the snapshot stored under `name` in `slot`.
+    func load(_ name: String, slot: CacheSlot) async -> CacheLoadResult
+    /// Stores `snapshot` under `name` in `slot`, replacing what was there atomically.
+    func store(_ snapshot: CachedSnapshot, as name: String, slot: CacheSlot) async throws(CacheError)
+    /// Replaces the metadata of the active snapshot under `name`, keeping its payload.
+    func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError)
+    /// Makes the pending snapshot under `name` the active one; `false` when there was none.
+    func promotePending(_ name: String) async throws(CacheError) -> Bool
+    /// Removes both slots of `name`.
+    func clear(_ name: String) async throws(CacheError)
+}
+
+/// Which of a configuration's two stored snapshots.
+public enum CacheSlot: String, Sendable, Hashable, CaseIterable {
+    /// The snapshot in use.
+    case active
+    /// A snapshot waiting for activation at the next launch.
+    case pending
+}
+
+/// A stored payload: its original bytes and metadata.
+public struct CachedSnapshot: Sendable, Hashable {
+    /// The payload bytes exactly as fetched (not re-encoded).
+    public var payload: Data
+    /// When, from where, which version.
+    public var metadata: SnapshotMetadata
+
+    /// Creates a stored snapshot.
+    public init(payload: Data, metadata: SnapshotMetadata) {
+        self.payload = payload
+        self.metadata = metadata
+    }
+}
+
+/// The outcome of ``SnapshotCache/load(_:slot:)``.
+public enum CacheLoadResult: Sendable, Hashable {
+    /// A whole, verified snapshot.
+    case hit(CachedSnapshot)
+    /// Nothing stored.
+    case miss
+    /// Something stored but unusable; treat as a miss and report the reason.
+    case unreadable(CacheError)
+
+    /// The snapshot, when this is a hit.
+    public var snapshot: CachedSnapshot? { if case .hit(let s) = self { s } else { nil } }
+}

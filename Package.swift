@@ -1,0 +1,131 @@
+// swift-tools-version: 6.1
+// The whole library lives in this one package: one target per layer under `Modules/`,
+// unit tests under `Tests/`, integration tests, tools and benchmarks under `Integration/`.
+//
+// Dependency rule (checked by `scripts/check-dependency-rule.sh` and a test):
+//   ConfigDomain  -> Foundation only
+//   ConfigPorts   -> ConfigDomain
+//   adapters      -> ConfigPorts, ConfigDomain (never another adapter, never RemoteConfig)
+//   RemoteConfig  -> ConfigPorts, ConfigDomain
+// Library products depend on no third-party package. Tools and tests may.
+import Foundation
+import PackageDescription
+
+/// `RC_BENCHMARKS=1` adds the package-benchmark target (and swift-configuration as the
+/// reference peer). It is off by default, so `make test` neither resolves nor builds them.
+let includeBenchmarks = ProcessInfo.processInfo.environment["RC_BENCHMARKS"] == "1"
+/// `RC_DOCS=1` adds swift-docc-plugin for `make docs`.
+let includeDocs = ProcessInfo.processInfo.environment["RC_DOCS"] == "1"
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+var package = Package(
+    name: "RemoteConfig",
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
+    products: [
+        .library(name: "ConfigDomain", targets: ["ConfigDomain"]),
+        .library(name: "ConfigPorts", targets: ["ConfigPorts"]),
+        .library(name: "HTTPAdapter", targets: ["HTTPAdapter"]),
+        .library(name: "FileCacheAdapter", targets: ["FileCacheAdapter"]),
+        .library(name: "EnvAdapter", targets: ["EnvAdapter"]),
+        .library(name: "TestDoubles", targets: ["TestDoubles"]),
+        .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
+        .executable(name: "remote-config", targets: ["RemoteConfigCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+    ],
+    targets: [
+        // MARK: Library modules (no third-party dependencies)
+        .target(name: "ConfigDomain", path: "Modules/ConfigDomain", swiftSettings: swiftSettings),
+        .target(name: "ConfigPorts", dependencies: ["ConfigDomain"], path: "Modules/ConfigPorts", swiftSettings: swiftSettings),
+        .target(name: "HTTPAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/HTTPAdapter", swiftSettings: swiftSettings),
+        .target(
+            name: "FileCacheAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/FileCacheAdapter",
+            exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
+        .target(name: "EnvAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/EnvAdapter", swiftSettings: swiftSettings),
+        .target(name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles", swiftSettings: swiftSettings),
+        .target(name: "RemoteConfig", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/RemoteConfig", swiftSettings: swiftSettings),
+
+        // MARK: Tools
+        .executableTarget(
+            name: "RemoteConfigCLI",
+            dependencies: [
+                "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            path: "Integration/CLI", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "DoublesDemo", dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles"],
+            path: "Integration/Fixtures/DoublesDemo", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "CacheWriterFixture", dependencies: ["ConfigDomain", "ConfigPorts", "FileCacheAdapter"],
+            path: "Integration/Fixtures/CacheWriter", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "OverridePrinterFixture",
+            dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "EnvAdapter", "TestDoubles"],
+            path: "Integration/Fixtures/OverridePrinter", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "ReadProbe", dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "TestDoubles"],
+            path: "Integration/Fixtures/ReadProbe", swiftSettings: swiftSettings),
+
+        // MARK: Unit tests
+        .testTarget(name: "ConfigDomainTests", dependencies: ["ConfigDomain"], swiftSettings: swiftSettings),
+        .testTarget(name: "ConfigPortsTests", dependencies: ["ConfigDomain", "ConfigPorts", "TestDoubles"], swiftSettings: swiftSettings),
+        .testTarget(name: "TestDoublesTests", dependencies: ["ConfigDomain", "ConfigPorts", "TestDoubles"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FileCacheAdapterTests", dependencies: ["ConfigDomain", "ConfigPorts", "FileCacheAdapter", "TestDoubles"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HTTPAdapterTests",
+            dependencies: [
+                "ConfigDomain", "ConfigPorts", "HTTPAdapter", "TestDoubles",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EnvAdapterTests", dependencies: ["ConfigDomain", "ConfigPorts", "EnvAdapter", "TestDoubles"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RemoteConfigTests", dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles"],
+            swiftSettings: swiftSettings),
+
+        // MARK: Integration tests (real server, real file system, child processes)
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "TestDoubles",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            path: "Integration/IntegrationTests", swiftSettings: swiftSettings),
+    ]
+)
+
+if includeBenchmarks {
+    package.dependencies += [
+        .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-configuration", exact: "1.4.0"),
+    ]
+    package.targets += [
+        .executableTarget(
+            name: "RemoteConfigBenchmarks",
+            dependencies: [
+                "ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "TestDoubles",
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
+            path: "Integration/Benchmarks/RemoteConfigBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        )
+    ]
+}
+
+if includeDocs {
+    package.dependencies += [.package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0")]
+}
