@@ -32,7 +32,7 @@ struct ActivationPolicyTests {
         let first = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache)
             .activation(.nextLaunch).build()
         let result = try await first.refresh()
-        #expect(result == .pendingActivation(changedKeys: ["new_checkout", "max_retries", "ratio", "title"]))
+        #expect(result == .pendingActivation(changedKeys: ["max_retries"]))
         #expect(first[Keys.retries] == 2)
         #expect(first.status.pendingActivation)
         #expect(cache.snapshot("default", slot: .pending) != nil)
