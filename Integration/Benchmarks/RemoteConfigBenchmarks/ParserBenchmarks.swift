@@ -1,0 +1,68 @@
+import Benchmark
+import ConfigDomain
+import Dispatch
+import Foundation
+
+/// Our `JSONParser` against `JSONSerialization` and `JSONDecoder` on the same 1,000-key payload.
+///
+/// Besides time and mallocs, each reports `MB/s`: payload bytes over the time of that one parse.
+func registerParserBenchmarks() {
+    let bytes = Workload.json(count: 1_000, variant: 0)
+    let megabytesPerSecond = BenchmarkMetric.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false)
+    let configuration = Suite.configuration(
+        scaling: .one, maxDuration: .seconds(1), maxIterations: 5_000, extra: [megabytesPerSecond: Suite.timeTolerance])
+
+    func measure(_ benchmark: Benchmark, _ parse: () throws -> Void) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        do {
+            try parse()
+        } catch {
+            benchmark.error("parsing the 1,000-key payload failed: \(error)")
+            return
+        }
+        let elapsed = max(1, DispatchTime.now().uptimeNanoseconds - start)
+        benchmark.measurement(megabytesPerSecond, Int(Double(bytes.count) * 1_000 / Double(elapsed)))
+    }
+
+    Benchmark("JSON parse 1000 keys ConfigDomain JSONParser", configuration: configuration) { benchmark in
+        measure(benchmark) { blackHole(try JSONParser().parse(bytes)) }
+    }
+
+    Benchmark("JSON parse 1000 keys Foundation JSONSerialization", configuration: configuration) { benchmark in
+        measure(benchmark) { blackHole(try JSONSerialization.jsonObject(with: bytes)) }
+    }
+
+    Benchmark("JSON parse 1000 keys Foundation JSONDecoder", configuration: configuration) { benchmark in
+        measure(benchmark) { blackHole(try JSONDecoder().decode([String: AnyJSON].self, from: bytes)) }
+    }
+}
+
+/// Any JSON value, decoded with `JSONDecoder` (what an app without our parser would write).
+enum AnyJSON: Decodable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([AnyJSON])
+    case object([String: AnyJSON])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([AnyJSON].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: AnyJSON].self))
+        }
+    }
+}

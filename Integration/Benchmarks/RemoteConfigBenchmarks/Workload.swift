@@ -1,0 +1,87 @@
+import ConfigDomain
+import Foundation
+
+/// The enum the benchmarks read (a `String`-backed `RawRepresentable`).
+enum Mode: String, Sendable, CaseIterable {
+    case fast, safe, auto
+}
+
+/// The struct the benchmarks read through `ConfigKey(decoding:default:)`.
+struct Banner: Codable, Sendable, Hashable {
+    var title: String
+    var color: String
+    var weight: Int
+}
+
+/// The synthetic payloads and keys every benchmark shares: `count` keys of five kinds, in turn
+/// Bool, Int, Double, String and enum, named `k00000_b`, `k00001_i`, `k00002_d`, `k00003_s`,
+/// `k00004_e`, …, plus a `banner` object and a few keys no client registers (`extra_0`, …).
+///
+/// `variant` changes every value (so two variants differ in every key) but not the shape.
+enum Workload {
+    static let unregisteredCount = 8
+
+    static func name(_ index: Int) -> String {
+        let digits = String(index)
+        let padded = String(repeating: "0", count: max(0, 5 - digits.count)) + digits
+        switch index % 5 {
+        case 0: return "k\(padded)_b"
+        case 1: return "k\(padded)_i"
+        case 2: return "k\(padded)_d"
+        case 3: return "k\(padded)_s"
+        default: return "k\(padded)_e"
+        }
+    }
+
+    static func boolValue(_ index: Int, _ variant: Int) -> Bool { (index / 5 + variant) % 2 == 0 }
+    static func intValue(_ index: Int, _ variant: Int) -> Int { index * 7 + variant }
+    static func doubleValue(_ index: Int, _ variant: Int) -> Double { Double(index) + 0.25 + Double(variant) }
+    static func stringValue(_ index: Int, _ variant: Int) -> String { "value-\(index)-v\(variant)" }
+    static func enumValue(_ index: Int, _ variant: Int) -> Mode { Mode.allCases[(index + variant) % 3] }
+    static func banner(_ variant: Int) -> Banner { Banner(title: "Welcome \(variant)", color: "blue", weight: 3 + variant) }
+
+    /// The payload as a JSON object text (UTF-8 bytes).
+    static func json(count: Int, variant: Int) -> Data {
+        var out = "{"
+        out.reserveCapacity(count * 32)
+        for index in 0..<count {
+            out += "\"\(name(index))\":"
+            switch index % 5 {
+            case 0: out += boolValue(index, variant) ? "true" : "false"
+            case 1: out += String(intValue(index, variant))
+            case 2: out += String(doubleValue(index, variant))
+            case 3: out += "\"\(stringValue(index, variant))\""
+            default: out += "\"\(enumValue(index, variant).rawValue)\""
+            }
+            out += ","
+        }
+        let b = banner(variant)
+        out += "\"banner\":{\"title\":\"\(b.title)\",\"color\":\"\(b.color)\",\"weight\":\(b.weight)}"
+        for extra in 0..<unregisteredCount { out += ",\"extra_\(extra)\":\(extra % 2 == 0 ? "true" : "false")" }
+        out += "}"
+        return Data(out.utf8)
+    }
+
+    /// One key per payload entry (not the `extra_` ones), with or without one rule each (every value passes).
+    static func keys(count: Int, rules: Bool) -> [any ConfigKeyRepresentable] {
+        var keys: [any ConfigKeyRepresentable] = []
+        keys.reserveCapacity(count + 1)
+        for index in 0..<count {
+            let name = name(index)
+            switch index % 5 {
+            case 0:
+                keys.append(ConfigKey(name, default: false, rules: rules ? [.oneOf([true, false])] : []))
+            case 1:
+                keys.append(ConfigKey(name, default: 0, rules: rules ? [.range(0...10_000_000)] : []))
+            case 2:
+                keys.append(ConfigKey(name, default: 0.0, rules: rules ? [.range(0...1e9)] : []))
+            case 3:
+                keys.append(ConfigKey(name, default: "", rules: rules ? [.length(1...64)] : []))
+            default:
+                keys.append(ConfigKey<Mode>(name, default: .auto, rules: rules ? [.oneOf(Mode.allCases)] : []))
+            }
+        }
+        keys.append(ConfigKey(decoding: "banner", default: Banner(title: "", color: "", weight: 0)))
+        return keys
+    }
+}
