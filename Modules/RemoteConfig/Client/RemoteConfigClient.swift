@@ -12,8 +12,8 @@ import Foundation
 /// let enabled = client[Flags.newCheckout]
 /// ```
 public final class RemoteConfigClient: Sendable {
-    let registry: KeyRegistry
-    let cell: StateCell
+    @usableFromInline let registry: KeyRegistry
+    @usableFromInline let cell: StateCell
     let engine: RefreshEngine
     let settings: ClientSettings
     let engineStatus: Locked<EngineStatus>
@@ -53,14 +53,20 @@ public final class RemoteConfigClient: Sendable {
     /// A registered key returns its resolved value (override, snapshot, last good, or default).
     /// An unregistered key takes a slower path: the raw snapshot value is converted on each read,
     /// and an ``ConfigEvent/unregisteredKeyRead(name:)`` event says so once.
-    @inline(__always)
+    @inlinable
     public subscript<Value>(key: ConfigKey<Value>) -> Value {
         if let slot = registry.slot(for: key.identity) {
             return cell.withCurrent { state in
                 unsafeDowncast(state.boxes[slot], to: ValueBox<Value>.self).value
             }
         }
-        return unregisteredRead(key, state: cell.load())
+        return unregisteredRead(key)
+    }
+
+    /// The slow path of the subscript, kept out of line so the inlined fast path stays small.
+    @usableFromInline @inline(never)
+    func unregisteredRead<Value>(_ key: ConfigKey<Value>) -> Value {
+        unregisteredRead(key, state: cell.load())
     }
 
     /// The current value of a key; the same as the subscript.

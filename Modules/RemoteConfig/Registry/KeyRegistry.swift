@@ -2,12 +2,13 @@ import ConfigDomain
 import Foundation
 
 /// The keys a client knows, fixed at build time: entries by slot, slots by key identity and by name.
+@usableFromInline
 struct KeyRegistry: Sendable {
     let entries: [KeyEntry]
     let slotByName: [String: Int]
     /// Slot by `KeyIdentity.rawValue - identityBase`, `-1` when that identity is not registered.
-    let slotByIdentity: [Int32]
-    let identityBase: Int
+    @usableFromInline let slotByIdentity: [Int32]
+    @usableFromInline let identityBase: Int
     /// Registered names by their normalised spelling, for mistyped-key detection.
     let nameByNormalised: [String: String]
 
@@ -55,7 +56,7 @@ struct KeyRegistry: Sendable {
     }
 
     /// The slot of a key, or nil when that key is not registered.
-    @inline(__always)
+    @inlinable @inline(__always)
     func slot(for identity: KeyIdentity) -> Int? {
         let i = identity.rawValue &- identityBase
         guard i >= 0, i < slotByIdentity.count else { return nil }

@@ -5,9 +5,10 @@ import Foundation
 /// One immutable resolution of every registered key: what every read between two activations sees.
 ///
 /// Built once per activation (or override change) by ``Resolver``; never mutated after.
+@usableFromInline
 final class ResolvedState: Sendable {
     /// Boxed typed values by registry slot.
-    let boxes: ContiguousArray<any AnyObject & Sendable>
+    @usableFromInline let boxes: ContiguousArray<any AnyObject & Sendable>
     /// Per slot: the winning layer, its raw value and what was rejected on the way.
     let details: [SlotDetail]
     /// The active snapshot, if any.

@@ -15,13 +15,14 @@ import Foundation
 ///
 /// `@unchecked Sendable`: `state` is read and written only while holding `mutex`
 /// (`os_unfair_lock` on Apple platforms, `pthread_mutex_t` elsewhere).
+@usableFromInline
 final class StateCell: @unchecked Sendable {
     #if canImport(Darwin)
-        private let mutex: UnsafeMutablePointer<os_unfair_lock>
+        @usableFromInline let mutex: UnsafeMutablePointer<os_unfair_lock>
     #else
-        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     #endif
-    private var state: ResolvedState
+    @usableFromInline var state: ResolvedState
 
     init(_ initial: ResolvedState) {
         state = initial
@@ -43,8 +44,8 @@ final class StateCell: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    @inline(__always)
-    private func lock() {
+    @inlinable @inline(__always)
+    func lock() {
         #if canImport(Darwin)
             os_unfair_lock_lock(mutex)
         #else
@@ -52,8 +53,8 @@ final class StateCell: @unchecked Sendable {
         #endif
     }
 
-    @inline(__always)
-    private func unlock() {
+    @inlinable @inline(__always)
+    func unlock() {
         #if canImport(Darwin)
             os_unfair_lock_unlock(mutex)
         #else
@@ -71,7 +72,7 @@ final class StateCell: @unchecked Sendable {
     }
 
     /// Reads one slot of the current state without retaining the state itself.
-    @inline(__always)
+    @inlinable @inline(__always)
     func withCurrent<R>(_ body: (ResolvedState) -> R) -> R {
         lock()
         defer { unlock() }
