@@ -6,8 +6,8 @@
 //   ConfigDomain  -> Foundation only
 //   ConfigPorts   -> ConfigDomain
 //   adapters      -> ConfigPorts, ConfigDomain (never another adapter, never RemoteConfig)
-//   RemoteConfig  -> ConfigPorts, ConfigDomain
-// Library products depend on no third-party package. Tools and tests may.
+//   RemoteConfig  -> ConfigPorts, ConfigDomain, and Apple's swift-atomics (Atomics) for the lock-free read path
+// Library products depend on no other third-party package. Tools and tests may.
 import Foundation
 import PackageDescription
 
@@ -38,6 +38,8 @@ var package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+        // The one library dependency: the read path's stamp load (see Modules/RemoteConfig/State/StateCell.swift).
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
     ],
     targets: [
         // MARK: Library modules (no third-party dependencies)
@@ -49,7 +51,10 @@ var package = Package(
             exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
         .target(name: "EnvAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/EnvAdapter", swiftSettings: swiftSettings),
         .target(name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles", swiftSettings: swiftSettings),
-        .target(name: "RemoteConfig", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/RemoteConfig", swiftSettings: swiftSettings),
+        .target(
+            name: "RemoteConfig",
+            dependencies: ["ConfigDomain", "ConfigPorts", .product(name: "Atomics", package: "swift-atomics")],
+            path: "Modules/RemoteConfig", swiftSettings: swiftSettings),
 
         // MARK: Tools
         .executableTarget(

@@ -3,7 +3,7 @@
 #   ConfigDomain  -> Foundation (and the Swift standard library) only
 #   ConfigPorts   -> ConfigDomain
 #   adapters      -> ConfigPorts, ConfigDomain (never another adapter, never RemoteConfig)
-#   RemoteConfig  -> ConfigPorts, ConfigDomain
+#   RemoteConfig  -> ConfigPorts, ConfigDomain, Atomics (apple/swift-atomics, for the lock-free read path)
 # Platform modules (Foundation, FoundationNetworking, Glibc, Darwin, Musl, Android, WinSDK,
 # Dispatch, os) are allowed everywhere except where noted. Run from the repository root.
 set -euo pipefail
@@ -14,7 +14,7 @@ allowed_for() {
     ConfigDomain) echo "Foundation FoundationEssentials" ;;
     ConfigPorts) echo "$platform ConfigDomain" ;;
     HTTPAdapter|FileCacheAdapter|EnvAdapter|TestDoubles) echo "$platform ConfigDomain ConfigPorts" ;;
-    RemoteConfig) echo "$platform ConfigDomain ConfigPorts" ;;
+    RemoteConfig) echo "$platform ConfigDomain ConfigPorts Atomics" ;;
     *) echo "__unknown__" ;;
   esac
 }
