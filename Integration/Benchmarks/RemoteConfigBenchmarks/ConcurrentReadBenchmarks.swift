@@ -9,7 +9,7 @@ import RemoteConfig
 func registerConcurrentReadBenchmarks() {
     for tasks in [1, 2, 4] {
         Benchmark(
-            "Read Bool from \(tasks) concurrent \(tasks == 1 ? "task" : "tasks")",
+            "read.Bool.concurrent.\(tasks)\(tasks == 1 ? "task" : "tasks")",
             configuration: Suite.configuration(scaling: .mega)
         ) { benchmark, fixture in
             let client = fixture.client

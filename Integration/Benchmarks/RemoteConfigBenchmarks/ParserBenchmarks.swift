@@ -24,15 +24,15 @@ func registerParserBenchmarks() {
         benchmark.measurement(megabytesPerSecond, Int(Double(bytes.count) * 1_000 / Double(elapsed)))
     }
 
-    Benchmark("JSON parse 1000 keys ConfigDomain JSONParser", configuration: configuration) { benchmark in
+    Benchmark("json.parse.1000keys.ConfigDomainJSONParser", configuration: configuration) { benchmark in
         measure(benchmark) { blackHole(try JSONParser().parse(bytes)) }
     }
 
-    Benchmark("JSON parse 1000 keys Foundation JSONSerialization", configuration: configuration) { benchmark in
+    Benchmark("json.parse.1000keys.JSONSerialization", configuration: configuration) { benchmark in
         measure(benchmark) { blackHole(try JSONSerialization.jsonObject(with: bytes)) }
     }
 
-    Benchmark("JSON parse 1000 keys Foundation JSONDecoder", configuration: configuration) { benchmark in
+    Benchmark("json.parse.1000keys.JSONDecoder", configuration: configuration) { benchmark in
         measure(benchmark) { blackHole(try JSONDecoder().decode([String: AnyJSON].self, from: bytes)) }
     }
 }

@@ -39,7 +39,7 @@ func registerPeerBenchmarks() {
     let configuration = Suite.configuration(scaling: .kilo)
 
     // The usual call: a string key, parsed by the reader on every read.
-    Benchmark("Peer swift-configuration read Bool string key", configuration: configuration) { benchmark, fixture in
+    Benchmark("peer.swiftConfiguration.readBool.stringKey", configuration: configuration) { benchmark, fixture in
         let reader = fixture.reader
         for _ in benchmark.scaledIterations { blackHole(reader.bool(forKey: "k00500_b", default: false)) }
     } setup: {
@@ -47,7 +47,7 @@ func registerPeerBenchmarks() {
     }
 
     // The same read with a `ConfigKey` built once, outside the loop.
-    Benchmark("Peer swift-configuration read Bool prebuilt key", configuration: configuration) { benchmark, fixture in
+    Benchmark("peer.swiftConfiguration.readBool.prebuiltKey", configuration: configuration) { benchmark, fixture in
         let reader = fixture.reader
         let key = fixture.boolKey
         for _ in benchmark.scaledIterations { blackHole(reader.bool(forKey: key, default: false)) }

@@ -7,7 +7,7 @@ import RemoteConfig
 func registerReadBenchmarks() {
     let reads = Suite.configuration(scaling: .mega, zeroMallocs: true)
 
-    Benchmark("Read warm Bool", configuration: reads) { benchmark, fixture in
+    Benchmark("read.warm.Bool", configuration: reads) { benchmark, fixture in
         let client = fixture.client
         let key = fixture.boolKey
         for _ in benchmark.scaledIterations { blackHole(client[key]) }
@@ -15,7 +15,7 @@ func registerReadBenchmarks() {
         try await ReadFixture.make()
     }
 
-    Benchmark("Read warm Int", configuration: reads) { benchmark, fixture in
+    Benchmark("read.warm.Int", configuration: reads) { benchmark, fixture in
         let client = fixture.client
         let key = fixture.intKey
         for _ in benchmark.scaledIterations { blackHole(client[key]) }
@@ -23,7 +23,7 @@ func registerReadBenchmarks() {
         try await ReadFixture.make()
     }
 
-    Benchmark("Read warm Double", configuration: reads) { benchmark, fixture in
+    Benchmark("read.warm.Double", configuration: reads) { benchmark, fixture in
         let client = fixture.client
         let key = fixture.doubleKey
         for _ in benchmark.scaledIterations { blackHole(client[key]) }
@@ -31,7 +31,7 @@ func registerReadBenchmarks() {
         try await ReadFixture.make()
     }
 
-    Benchmark("Read warm String", configuration: reads) { benchmark, fixture in
+    Benchmark("read.warm.String", configuration: reads) { benchmark, fixture in
         let client = fixture.client
         let key = fixture.stringKey
         for _ in benchmark.scaledIterations { blackHole(client[key]) }
@@ -39,7 +39,7 @@ func registerReadBenchmarks() {
         try await ReadFixture.make()
     }
 
-    Benchmark("Read warm enum", configuration: reads) { benchmark, fixture in
+    Benchmark("read.warm.enum", configuration: reads) { benchmark, fixture in
         let client = fixture.client
         let key = fixture.enumKey
         for _ in benchmark.scaledIterations { blackHole(client[key]) }
@@ -47,7 +47,7 @@ func registerReadBenchmarks() {
         try await ReadFixture.make()
     }
 
-    Benchmark("Read warm decoded struct", configuration: reads) { benchmark, fixture in
+    Benchmark("read.warm.decodedStruct", configuration: reads) { benchmark, fixture in
         let client = fixture.client
         let key = fixture.structKey
         for _ in benchmark.scaledIterations { blackHole(client[key]) }
@@ -55,7 +55,7 @@ func registerReadBenchmarks() {
         try await ReadFixture.make()
     }
 
-    Benchmark("Read Bool with 3 override layers", configuration: reads) { benchmark, fixture in
+    Benchmark("read.Bool.3overrideLayers", configuration: reads) { benchmark, fixture in
         let client = fixture.client
         let key = fixture.boolKey
         for _ in benchmark.scaledIterations { blackHole(client[key]) }
@@ -64,7 +64,7 @@ func registerReadBenchmarks() {
     }
 
     Benchmark(
-        "Read unregistered key (slow path)",
+        "read.unregisteredKey.slowPath",
         configuration: Suite.configuration(scaling: .kilo)
     ) { benchmark, fixture in
         let client = fixture.client
@@ -78,7 +78,7 @@ func registerReadBenchmarks() {
     // millisecond (a 100-key payload alternating between two variants).
     let activations = BenchmarkMetric.custom("activations", polarity: .prefersLarger, useScalingFactor: false)
     Benchmark(
-        "Read Bool while activating every 1 ms",
+        "read.Bool.whileActivatingEvery1ms",
         configuration: Suite.configuration(scaling: .mega, extra: [activations: Suite.unchecked])
     ) { benchmark, fixture in
         let client = fixture.client

@@ -6,7 +6,7 @@ import RemoteConfig
 func registerRefreshBenchmarks() {
     for keyCount in [1_000, 10_000] {
         for rules in [false, true] {
-            let name = "Refresh 200 parse and activate \(keyCount) keys \(rules ? "with" : "without") rules"
+            let name = "refresh.200.parseAndActivate.\(keyCount)keys.\(rules ? "withRules" : "noRules")"
             Benchmark(
                 name, configuration: Suite.configuration(scaling: .one, maxDuration: .seconds(2), maxIterations: 500)
             ) { benchmark, fixture in
@@ -28,7 +28,7 @@ func registerRefreshBenchmarks() {
     // The cache's metadata is renewed; no payload byte may be written.
     let payloadBytes = BenchmarkMetric.custom("payload bytes written", useScalingFactor: false)
     Benchmark(
-        "Refresh 304 not modified 1000 keys",
+        "refresh.304.notModified.1000keys",
         configuration: Suite.configuration(
             scaling: .one, maxDuration: .seconds(1), maxIterations: 2_000, extra: [payloadBytes: Suite.exact])
     ) { benchmark, fixture in

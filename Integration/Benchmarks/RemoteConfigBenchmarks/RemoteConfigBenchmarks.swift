@@ -4,8 +4,11 @@ import Benchmark
 // thresholds in Integration/Benchmarks/Thresholds (`make bench-baseline` rewrites them).
 //
 // Every benchmark records wall clock, CPU time, malloc count and throughput. Fast operations run
-// an inner loop (`scalingFactor`), so the table shows the cost of one operation. Names contain no
-// `/`: each one names a thresholds file.
+// an inner loop (`scalingFactor`), so the table shows the cost of one operation.
+//
+// Names contain no space and no `/`: each names a thresholds file, and package-benchmark 1.38.1
+// writes those with spaces turned into `_` but looks them up with the spaces, so a name with a
+// space would silently go unchecked.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = Suite.configuration(scaling: .one)
 
