@@ -44,7 +44,10 @@ struct EnvOverridesIntegrationTests {
     }
 
     private func keyLine(_ name: String, _ value: ConfigValue, _ origin: String, rejection: Rejection? = nil) -> ConfigValue {
-        ["name": .string(name), "value": value, "origin": .string(origin), "rejection": rejection.map { .string($0.description) } ?? .null]
+        [
+            "name": .string(name), "value": value, "origin": .string(origin),
+            "rejection": rejection.map { .string($0.description) } ?? .null,
+        ]
     }
 
     private func problemLine(_ source: String, _ problem: String) -> ConfigValue {
@@ -112,7 +115,8 @@ struct EnvOverridesIntegrationTests {
         #expect(
             lines == [
                 keyLine("new_checkout", true, "\(dotEnv.path):1"),
-                keyLine("max_retries", 5, "MYAPP_MAX_RETRIES", rejection: try rejection(maxRetries, "42", from: "-rc.max_retries")),
+                keyLine(
+                    "max_retries", 5, "MYAPP_MAX_RETRIES", rejection: try rejection(maxRetries, "42", from: "-rc.max_retries")),
                 keyLine("sample_rate", 0.5, "default"),
                 keyLine("api.base-url", "file:///unset", "default"),
                 keyLine("theme", "light", "default", rejection: try rejection(theme, "purple", from: "-rc.theme")),
@@ -121,10 +125,12 @@ struct EnvOverridesIntegrationTests {
                 keyLine(
                     "api_token", .string(Rejection.redacted), "default",
                     rejection: try rejection(apiToken, "hunter2", from: "MYAPP_API_TOKEN")),
-                problemLine("launch arguments", "-rc.sample_rate has no value; write -rc.sample_rate <value> or -rc.sample_rate=<value>"),
+                problemLine(
+                    "launch arguments", "-rc.sample_rate has no value; write -rc.sample_rate <value> or -rc.sample_rate=<value>"),
                 problemLine(
                     "environment",
-                    "MYAPP_NEW_CHEKOUT is set but overrides no registered key; did you mean MYAPP_NEW_CHECKOUT (key \"new_checkout\")?"),
+                    "MYAPP_NEW_CHEKOUT is set but overrides no registered key; did you mean MYAPP_NEW_CHECKOUT (key \"new_checkout\")?"
+                ),
                 problemLine(".env file", "\(dotEnv.path):2: expected NAME=VALUE but the line has no '='; line skipped"),
                 problemLine(".env file", "\(dotEnv.path):3: the value of THEME has no closing single quote; line skipped"),
             ])

@@ -86,7 +86,8 @@ struct DotEnvParser {
     private static func isValidName(_ name: [Unicode.Scalar]) -> Bool {
         guard let first = name.first, first.isASCII, first.properties.isAlphabetic || first == "_" else { return false }
         return name.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_.-".unicodeScalars.contains(scalar))
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_.-".unicodeScalars.contains(scalar))
         }
     }
 

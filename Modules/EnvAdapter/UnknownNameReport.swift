@@ -5,16 +5,12 @@ import Foundation
 enum UnknownNameReport {
     /// A problem for an environment or `.env` variable that matches no registered key, or `nil`
     /// when it should not be reported (`reportAll` is false and no registered name is close).
-    ///
-    /// - Parameter location: prefixed to the sentence, for example `.env:12: `.
-    static func variable(_ variable: String, index: VariableIndex, reportAll: Bool, location: String = "", verb: String = "is set")
-        -> String?
-    {
+    static func variable(_ variable: String, index: VariableIndex, reportAll: Bool) -> String? {
         let hint = index.suggestion(for: variable).map { suggestion in
             hintText(wrote: variable, meant: suggestion.variable, key: suggestion.key.name)
         }
         guard reportAll || hint != nil else { return nil }
-        return "\(location)\(variable) \(verb) but overrides no registered key" + (hint ?? "")
+        return "\(variable) is set but overrides no registered key" + (hint ?? "")
     }
 
     /// `; did you mean X (key "x")?`, noting when only the letter case differs.

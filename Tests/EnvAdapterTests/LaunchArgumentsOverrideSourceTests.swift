@@ -31,7 +31,8 @@ struct LaunchArgumentsOverrideSourceTests {
     @Test("a key with dots and dashes is matched exactly")
     func dottedKey() {
         let result = snapshot(["-rc.api.base-url", "https://staging.example.com/?a=b"])
-        #expect(result.values["api.base-url"] == OverrideValue(.text("https://staging.example.com/?a=b"), origin: "-rc.api.base-url"))
+        #expect(
+            result.values["api.base-url"] == OverrideValue(.text("https://staging.example.com/?a=b"), origin: "-rc.api.base-url"))
     }
 
     @Test("the value after '=' may itself contain '=' and may be empty")
@@ -104,7 +105,10 @@ struct LaunchArgumentsOverrideSourceTests {
         let colliding = [stringKey("new_checkout"), stringKey("newCheckout")]
         let result = snapshot(["-rc.newCheckout", "1", "--rc-new-checkout", "2"], keys: colliding)
         #expect(result.values == ["newCheckout": OverrideValue(.text("1"), origin: "-rc.newCheckout")])
-        #expect(result.problems == ["--rc-new-checkout matches keys \"newCheckout\", \"new_checkout\" after mapping; write the exact key name"])
+        #expect(
+            result.problems == [
+                "--rc-new-checkout matches keys \"newCheckout\", \"new_checkout\" after mapping; write the exact key name"
+            ])
     }
 
     @Test("a key given twice is a problem, and the last one wins")
@@ -136,7 +140,9 @@ struct LaunchArgumentsOverrideSourceTests {
 
     @Test("reports only registered keys, and problems never contain values")
     func onlyRegisteredKeys() {
-        let result = snapshot(["-rc.new_checkout", "true", "-rc.secret_tokn", "sk_live_secret"], keys: [stringKey("new_checkout"), stringKey("secret_token")])
+        let result = snapshot(
+            ["-rc.new_checkout", "true", "-rc.secret_tokn", "sk_live_secret"],
+            keys: [stringKey("new_checkout"), stringKey("secret_token")])
         #expect(result.values.keys.sorted() == ["new_checkout"])
         #expect(result.problems.count == 1)
         #expect(result.problems.allSatisfy { !$0.contains("sk_live_secret") })

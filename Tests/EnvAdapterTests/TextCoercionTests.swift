@@ -215,10 +215,15 @@ struct TextCoercionTests {
     @Test("text from every source resolves the same way, with each source's origin")
     func everySourceGivesTheSameText() throws {
         let snapshots = [
-            (EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_MAX_RETRIES": "42"]).snapshot(for: SampleKeys.all),
-             "MYAPP_MAX_RETRIES"),
-            (LaunchArgumentsOverrideSource(arguments: ["/app", "-rc.max_retries", "42"]).snapshot(for: SampleKeys.all),
-             "-rc.max_retries"),
+            (
+                EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_MAX_RETRIES": "42"]).snapshot(
+                    for: SampleKeys.all),
+                "MYAPP_MAX_RETRIES"
+            ),
+            (
+                LaunchArgumentsOverrideSource(arguments: ["/app", "-rc.max_retries", "42"]).snapshot(for: SampleKeys.all),
+                "-rc.max_retries"
+            ),
             (DotEnvOverrideSource(contents: "\n\nMAX_RETRIES=42\n").snapshot(for: SampleKeys.all), ".env:3"),
         ]
         for (snapshot, origin) in snapshots {
