@@ -22,7 +22,8 @@ import Foundation
 /// | `HTTPTimeout`    | `HTTP_TIMEOUT` |
 /// | `retry2Count`    | `RETRY2_COUNT` |
 ///
-/// Letters of any script are kept (upper-cased); portable variable names use ASCII only.
+/// Letters of any script are kept, upper-cased, with their combining accents (`straße` → `STRASSE`);
+/// portable variable names use ASCII only.
 ///
 /// The mapping is not one-to-one (`newCheckout` and `new_checkout` both give `NEW_CHECKOUT`), so it
 /// is reversed against the keys an app registered, with ``VariableIndex``: a variable name maps
@@ -55,35 +56,57 @@ public struct KeyMapping: Sendable {
         transform(keyName)
     }
 
-    /// Splits `name` into words by the rules documented on ``KeyMapping``.
-    static func words(of name: String) -> [String] {
-        var words: [String] = []
-        var current: [Character] = []
-        let characters = Array(name)
-        for (index, character) in characters.enumerated() {
-            guard character.isLetter || character.isNumber else {
-                if !current.isEmpty {
-                    words.append(String(current))
-                    current = []
-                }
+    /// Applies the rules documented on ``KeyMapping`` in one pass over the scalars.
+    private static func standardVariableName(for name: String) -> String {
+        var result = String.UnicodeScalarView()
+        var previous: Unicode.Scalar?  // The previous scalar of the current word, if any.
+        var pendingSeparator = false
+        var iterator = name.unicodeScalars.makeIterator()
+        var next = iterator.next()
+        while let scalar = next {
+            next = iterator.next()
+            guard isLetterOrDigit(scalar) else {
+                if previous != nil { pendingSeparator = true }
+                previous = nil
                 continue
             }
-            if character.isUppercase, let previous = current.last {
-                let next = index + 1 < characters.count ? characters[index + 1] : nil
-                let afterLowerOrDigit = previous.isLowercase || previous.isNumber
-                let endsAcronym = previous.isUppercase && (next?.isLowercase ?? false)
-                if afterLowerOrDigit || endsAcronym {
-                    words.append(String(current))
-                    current = []
+            if let previous, isUppercase(scalar) {
+                let nextIsLowercase = next.map(isLowercase) ?? false
+                if isLowercase(previous) || isDigit(previous) || (isUppercase(previous) && nextIsLowercase) {
+                    pendingSeparator = true
                 }
             }
-            current.append(character)
+            if pendingSeparator, !result.isEmpty { result.append("_") }
+            pendingSeparator = false
+            if scalar.isASCII {
+                result.append(isLowercase(scalar) ? Unicode.Scalar(UInt8(scalar.value - 0x20)) : scalar)
+            } else {
+                result.append(contentsOf: scalar.properties.uppercaseMapping.unicodeScalars)
+            }
+            previous = scalar
         }
-        if !current.isEmpty { words.append(String(current)) }
-        return words
+        return String(result)
     }
 
-    private static func standardVariableName(for name: String) -> String {
-        words(of: name).map { $0.uppercased() }.joined(separator: "_")
+    // ASCII answers directly; other scalars ask their Unicode properties.
+    private static func isUppercase(_ s: Unicode.Scalar) -> Bool {
+        s.isASCII ? (s.value >= 0x41 && s.value <= 0x5A) : s.properties.isUppercase
     }
+
+    private static func isLowercase(_ s: Unicode.Scalar) -> Bool {
+        s.isASCII ? (s.value >= 0x61 && s.value <= 0x7A) : s.properties.isLowercase
+    }
+
+    private static func isDigit(_ s: Unicode.Scalar) -> Bool {
+        s.isASCII ? (s.value >= 0x30 && s.value <= 0x39) : s.properties.numericType != nil
+    }
+
+    private static func isLetterOrDigit(_ s: Unicode.Scalar) -> Bool {
+        if s.isASCII { return isUppercase(s) || isLowercase(s) || isDigit(s) }
+        switch s.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true  // Accents stay with their letter.
+        default: return s.properties.isAlphabetic || isDigit(s)
+        }
+    }
+
 }

@@ -25,6 +25,10 @@ public struct VariableIndex: Sendable {
     private let keysByVariable: [String: KeyDescriptor]
     private let variablesByKey: [String: String]
     private let collidingVariables: [String: [String]]
+    /// Each unique variable name, sorted, and the same names case-folded for suggestions.
+    private let candidateVariables: [String]
+    private let foldedCandidates: [[UInt32]]
+    private let foldedPrefix: [UInt32]
 
     /// Two or more registered keys whose names map to one variable name.
     public struct Collision: Sendable, Hashable {
@@ -91,6 +95,9 @@ public struct VariableIndex: Sendable {
         self.collidingVariables = colliding
         self.collisions = collisions
         self.problems = problems
+        self.candidateVariables = unique.keys.sorted()
+        self.foldedCandidates = candidateVariables.map(EditDistance.folded)
+        self.foldedPrefix = EditDistance.folded(prefix)
     }
 
     /// What `variable` (prefix included) means: one key, several keys, or none.
@@ -119,23 +126,39 @@ public struct VariableIndex: Sendable {
     /// The registered variable name closest to `variable`, when exactly one is close.
     ///
     /// Close means: the same letters ignoring case, or an edit distance (insertions, deletions,
-    /// substitutions, ignoring case) of at most a quarter of the name's length, at least 1 and at
-    /// most 3. When two names are equally close there is no suggestion.
+    /// substitutions, ignoring case) of at most a quarter of the registered name's length, at
+    /// least 1 and at most 3. When two names are equally close there is no suggestion. With a
+    /// prefix, a name must also start with something within one edit of the prefix, so unrelated
+    /// variables (`PATH`, `HOME`) cost one short comparison each.
     public func suggestion(for variable: String) -> (variable: String, key: KeyDescriptor)? {
-        let target = Array(variable.uppercased().unicodeScalars)
-        var best: [(variable: String, key: KeyDescriptor)] = []
+        let target = EditDistance.folded(variable)
+        var calculator = EditDistance()
+        if !foldedPrefix.isEmpty, !startsLikePrefix(target, calculator: &calculator) { return nil }
+        var best: [Int] = []
         var bestDistance = Int.max
-        for (candidate, key) in keysByVariable {
-            let scalars = Array(candidate.uppercased().unicodeScalars)
-            let limit = min(3, max(1, scalars.count / 4))
-            guard let distance = EditDistance.between(target, scalars, limit: limit) else { continue }
+        for index in foldedCandidates.indices {
+            let length = foldedCandidates[index].count
+            let limit = min(3, max(1, length / 4), bestDistance)
+            guard abs(length - target.count) <= limit,
+                let distance = calculator.between(target, foldedCandidates[index], limit: limit)
+            else { continue }
             if distance < bestDistance {
                 bestDistance = distance
-                best = [(candidate, key)]
-            } else if distance == bestDistance {
-                best.append((candidate, key))
+                best = [index]
+            } else {
+                best.append(index)
             }
         }
-        return best.count == 1 ? best.first : nil
+        guard best.count == 1, let only = best.first, let key = keysByVariable[candidateVariables[only]] else { return nil }
+        return (candidateVariables[only], key)
+    }
+
+    /// Whether `folded` begins with the prefix, or with text one edit away from it.
+    private func startsLikePrefix(_ folded: [UInt32], calculator: inout EditDistance) -> Bool {
+        if folded.starts(with: foldedPrefix) { return true }
+        let shortest = max(0, foldedPrefix.count - 1)
+        let longest = min(folded.count, foldedPrefix.count + 1)
+        guard shortest <= longest else { return false }
+        return (shortest...longest).contains { calculator.between(Array(folded[0..<$0]), foldedPrefix, limit: 1) != nil }
     }
 }

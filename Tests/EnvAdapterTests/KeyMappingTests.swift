@@ -26,6 +26,8 @@ struct KeyMappingTests {
             ("_leading.and.trailing_", "LEADING_AND_TRAILING"),
             ("feature/flags list", "FEATURE_FLAGS_LIST"),
             ("café_mode", "CAFÉ_MODE"),
+            ("cafe\u{301}_mode", "CAFE\u{301}_MODE"),
+            ("straße", "STRASSE"),
             ("x", "X"),
             ("", ""),
             ("._-", ""),
@@ -137,7 +139,20 @@ struct KeyMappingTests {
         let index = VariableIndex(keys: [stringKey("new_checkout"), stringKey("max_retries")], prefix: "MYAPP_")
         #expect(index.suggestion(for: "MYAPP_COMPLETELY_DIFFERENT") == nil)
         #expect(index.suggestion(for: "PATH") == nil)
+        #expect(index.suggestion(for: "PS1") == nil)
+        #expect(index.suggestion(for: "") == nil)
+        #expect(index.suggestion(for: "OTHER_NEW_CHECKOUT") == nil)
         let twins = VariableIndex(keys: [stringKey("flag_a"), stringKey("flag_b")], prefix: "X_")
         #expect(twins.suggestion(for: "X_FLAG_C") == nil)
+    }
+
+    @Test("the closest of several close names is suggested")
+    func closestWins() {
+        let index = VariableIndex(keys: [stringKey("sample_rate"), stringKey("sample_rates_v2")], prefix: "APP_")
+        #expect(index.suggestion(for: "APP_SAMPLE_RAT")?.key.name == "sample_rate")
+        #expect(index.suggestion(for: "APP_SAMPLE_RATES_V3")?.key.name == "sample_rates_v2")
+        let unprefixed = VariableIndex(keys: [stringKey("sample_rate")])
+        #expect(unprefixed.suggestion(for: "SAMPEL_RATE")?.variable == "SAMPLE_RATE")
+        #expect(unprefixed.suggestion(for: "RATE") == nil)
     }
 }
