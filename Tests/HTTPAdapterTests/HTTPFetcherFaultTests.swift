@@ -272,6 +272,16 @@ struct HTTPFetcherFaultTests {
         #expect(error.message.contains("-1004"))
     }
 
+    @Test("a host name that does not resolve is a transport error retried with backoff")
+    func unresolvableHost() async throws {
+        // `.invalid` never resolves (RFC 6761), with or without a network.
+        let url = try #require(URL(string: "https://config.nonexistent.invalid/config.json"))
+        let error = try #require(await fetchError(try HTTPFetcher(url: url, configuration: testConfiguration())))
+        #expect(error.kind == .transport)
+        #expect(error.retry == .backoff)
+        #expect(error.message.contains("https://config.nonexistent.invalid/config.json"))
+    }
+
     @Test("an answer slower than the timeout is a timeout error retried with backoff")
     func slowServerTimesOut() async throws {
         let gate = Gate()
