@@ -126,6 +126,18 @@ struct CacheDirectory: Sendable {
             case .success(nil): return .failure(notFound(name, "renew the metadata of"))
             case .success(let file?): stored = file
             }
+            // A renewal confirms the payload the caller holds. If another process stored a
+            // different payload meanwhile, binding these validators to it would make the next
+            // conditional fetch claim a version we do not have.
+            let current = effectiveMetadata(of: stored, files: files, quarantining: false).metadata
+            guard current.contentHash == metadata.contentHash else {
+                return .failure(
+                    CacheError(
+                        .notFound,
+                        message:
+                            "the active snapshot of '\(name)' has content hash \(current.contentHash), not \(metadata.contentHash) as the "
+                            + "renewal says: another writer replaced it since it was loaded. Nothing was written; load it again"))
+            }
             let header = EnvelopeHeader(
                 metadataLength: UInt32(encoded.count), generation: stored.header.generation,
                 payloadLength: stored.header.payloadLength, payloadChecksum: stored.header.payloadChecksum

@@ -63,7 +63,8 @@ public struct CacheFileNames: Sendable, Hashable {
     static func stem(for name: String) -> String {
         // Swift compares strings by canonical equivalence ("é" precomposed equals "e" + U+0301),
         // so both parts come from the precomposed (NFC) form: equal strings, equal files.
-        let canonical = name.precomposedStringWithCanonicalMapping
+        // ASCII text is already in NFC; skipping Foundation's normalisation keeps a cold start fast.
+        let canonical = name.utf8.allSatisfy { $0 < 0x80 } ? name : name.precomposedStringWithCanonicalMapping
         var prefix = ""
         for scalar in canonical.unicodeScalars.prefix(maxPrefixLength) {
             let v = scalar.value

@@ -35,7 +35,7 @@ public final class FileSnapshotCache: SnapshotCache {
     public init(directory: URL, options: Options = .init()) {
         self.directory = directory
         self.options = options
-        self.engine = CacheDirectory(path: directory.standardizedFileURL.path, options: options)
+        self.engine = CacheDirectory(path: directory.path, options: options)
     }
 
     /// Loads the snapshot of `name` in `slot`. Never throws: damaged data is
@@ -55,7 +55,11 @@ public final class FileSnapshotCache: SnapshotCache {
     }
 
     /// Replaces the metadata of the active snapshot of `name` by writing only a small renewal
-    /// file; the payload file is not rewritten. Throws `notFound` when nothing is stored.
+    /// file; the payload file is not rewritten.
+    ///
+    /// Throws `notFound` when nothing is stored, or when the stored snapshot's content hash is
+    /// not `metadata.contentHash` (another process replaced the payload since it was loaded, and
+    /// these validators describe a payload the cache no longer holds).
     public func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError) {
         let engine = self.engine
         try await BlockingIOQueue.run { engine.renew(metadata, for: name).map { _ in () } }.get()

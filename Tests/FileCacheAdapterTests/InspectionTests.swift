@@ -12,7 +12,7 @@ struct InspectionTests {
         try await withTemporaryDirectory { dir in
             let cache = FileSnapshotCache(directory: dir.url)
             try await cache.store(sampleSnapshot(1, size: 300), as: "alpha", slot: .active)
-            try await cache.renew(fullMetadata(11), for: "alpha")
+            try await cache.renew(fullMetadata(11, payload: sampleSnapshot(1, size: 300).payload), for: "alpha")
             try await cache.store(sampleSnapshot(2), as: "beta", slot: .active)
             try await cache.store(sampleSnapshot(3), as: "beta", slot: .pending)
             try await cache.store(sampleSnapshot(4), as: "gamma", slot: .active)
@@ -28,7 +28,7 @@ struct InspectionTests {
             let alpha = try #require(byName["alpha"])
             #expect(alpha.active?.integrity == .intact)
             #expect(alpha.active?.payloadSize == 300)
-            #expect(alpha.active?.metadata == fullMetadata(11))
+            #expect(alpha.active?.metadata == fullMetadata(11, payload: sampleSnapshot(1, size: 300).payload))
             #expect(alpha.active?.isRenewed == true)
             #expect(alpha.renewal?.state == .current)
             #expect(alpha.hasPending == false)

@@ -57,7 +57,7 @@ struct LimitsAndPermissionsTests {
             let cache = FileSnapshotCache(directory: root)
             try await cache.store(sampleSnapshot(), as: "perm", slot: .active)
             try await cache.store(sampleSnapshot(), as: "perm", slot: .pending)
-            try await cache.renew(fullMetadata(9), for: "perm")
+            try await cache.renew(fullMetadata(9, payload: sampleSnapshot().payload), for: "perm")
             let names = cache.fileNames(for: "perm")
             #expect(try permissions(of: root.path) == 0o700)
             for fileName in [names.snapshot(.active), names.snapshot(.pending), names.renewedMetadata, names.lock] {

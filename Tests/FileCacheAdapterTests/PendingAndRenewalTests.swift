@@ -40,7 +40,7 @@ struct PendingAndRenewalTests {
         try await withTemporaryDirectory { dir in
             let cache = FileSnapshotCache(directory: dir.url)
             try await cache.store(sampleSnapshot(1), as: "p", slot: .active)
-            try await cache.renew(fullMetadata(77), for: "p")
+            try await cache.renew(fullMetadata(77, payload: sampleSnapshot(1).payload), for: "p")
             try await cache.store(sampleSnapshot(2), as: "p", slot: .pending)
             #expect(try await cache.promotePending("p"))
             #expect(await cache.load("p", slot: .active) == .hit(sampleSnapshot(2)))
@@ -87,7 +87,7 @@ struct PendingAndRenewalTests {
         try await withTemporaryDirectory { dir in
             let cache = FileSnapshotCache(directory: dir.url)
             try await cache.store(sampleSnapshot(1), as: "s", slot: .active)
-            try await cache.renew(fullMetadata(50), for: "s")
+            try await cache.renew(fullMetadata(50, payload: sampleSnapshot(1).payload), for: "s")
             let renewalPath = dir.file(cache.fileNames(for: "s").renewedMetadata)
             let oldRenewal = try bytes(of: renewalPath)
             // Same payload bytes stored again: only the generation tells the renewal is stale.
@@ -96,6 +96,26 @@ struct PendingAndRenewalTests {
             #expect(await cache.load("s", slot: .active) == .hit(sampleSnapshot(1)))
             let report = try await cache.inspect()
             #expect(report.configurations.first?.renewal?.state == .stale)
+        }
+    }
+
+    @Test("renewing with metadata for another payload (replaced by another writer) throws notFound and writes nothing")
+    func renewForReplacedPayload() async throws {
+        try await withTemporaryDirectory { dir in
+            let cache = FileSnapshotCache(directory: dir.url)
+            try await cache.store(sampleSnapshot(1), as: "x", slot: .active)
+            // Another process stored snapshot 2 after this one loaded snapshot 1 and fetched a 304.
+            try await cache.store(sampleSnapshot(2), as: "x", slot: .active)
+            let staleRenewal = sampleSnapshot(1).metadata.renewed(at: .distantFuture, validators: Validators(etag: "\"v1\""))
+            do throws(CacheError) {
+                try await cache.renew(staleRenewal, for: "x")
+                Issue.record("a renewal for a replaced payload must throw")
+            } catch {
+                #expect(error.kind == .notFound)
+                #expect(error.message.contains("another writer replaced it"))
+            }
+            #expect(await cache.load("x", slot: .active) == .hit(sampleSnapshot(2)))
+            #expect(!FileManager.default.fileExists(atPath: dir.file(cache.fileNames(for: "x").renewedMetadata)))
         }
     }
 
