@@ -2,11 +2,11 @@ import ConfigDomain
 import Foundation
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A cache file read whole and verified.
@@ -50,7 +50,8 @@ enum CacheFileReader {
         case .failure(let failure) where failure.isNotFound: return .absent
         case .failure(let failure) where failure.code == ELOOP:
             let identity = try? PosixFileSystem.status(path).get()
-            return .damaged(damage(.notAFile, path, kind, "it is a symbolic link, which the cache never creates"), identity: identity)
+            return .damaged(
+                damage(.notAFile, path, kind, "it is a symbolic link, which the cache never creates"), identity: identity)
         case .failure(let failure): return .failed(failure.cacheError(path: path))
         }
         let identity: PosixFileSystem.EntryStatus
@@ -108,7 +109,8 @@ enum CacheFileReader {
             let message =
                 "\(path) was written in cache format version \(version); this build reads version \(supported) only. "
                 + "It is treated as a miss and replaced by the next successful fetch; update the library to read it"
-            return .failure(.damaged(CacheError(.unsupportedVersion(found: Int(version), supported: supported), message: message)))
+            return .failure(
+                .damaged(CacheError(.unsupportedVersion(found: Int(version), supported: supported), message: message)))
         }
         guard head.count == EnvelopeHeader.size, let header = EnvelopeHeader(parsing: head) else {
             return damaged(.truncated, "it ends after \(head.count) bytes, inside the \(EnvelopeHeader.size)-byte header")
@@ -117,10 +119,14 @@ enum CacheFileReader {
         // Metadata section, then the header checksum over both.
         let metadataLength = Int(header.metadataLength)
         if Int64(EnvelopeHeader.size) + Int64(metadataLength) > size {
-            return damaged(.truncated, "its header declares \(metadataLength) bytes of metadata but the file has \(size) bytes in all")
+            return damaged(
+                .truncated, "its header declares \(metadataLength) bytes of metadata but the file has \(size) bytes in all")
         }
         if metadataLength > EnvelopeHeader.maxMetadataLength {
-            return damaged(.badMetadata, "its header declares \(metadataLength) bytes of metadata, over the \(EnvelopeHeader.maxMetadataLength)-byte bound")
+            return damaged(
+                .badMetadata,
+                "its header declares \(metadataLength) bytes of metadata, over the \(EnvelopeHeader.maxMetadataLength)-byte bound"
+            )
         }
         let metadataBytes: [UInt8]
         switch read(metadataLength) {
@@ -132,7 +138,8 @@ enum CacheFileReader {
         guard expectedHeaderChecksum == header.headerChecksum else {
             return damaged(
                 .badChecksum,
-                "its header checksum is \(hex(header.headerChecksum)) but the header and metadata hash to \(hex(expectedHeaderChecksum))")
+                "its header checksum is \(hex(header.headerChecksum)) but the header and metadata hash to \(hex(expectedHeaderChecksum))"
+            )
         }
         guard header.reserved == 0 else {
             return damaged(.badMetadata, "reserved header flags \(header.reserved) are set, which version 1 never does")
@@ -178,7 +185,8 @@ enum CacheFileReader {
             }
         }
         return .success(
-            VerifiedCacheFile(header: header, name: decoded.name, metadata: decoded.metadata, payload: payload, identity: identity))
+            VerifiedCacheFile(
+                header: header, name: decoded.name, metadata: decoded.metadata, payload: payload, identity: identity))
     }
 
     /// Why verification stopped.
@@ -190,7 +198,9 @@ enum CacheFileReader {
     }
 
     /// A corruption error for `path` with a readable explanation.
-    static func damage(_ reason: CacheError.CorruptionReason, _ path: String, _ kind: CacheFileKind, _ detail: String) -> CacheError {
+    static func damage(_ reason: CacheError.CorruptionReason, _ path: String, _ kind: CacheFileKind, _ detail: String)
+        -> CacheError
+    {
         CacheError(.corrupt(reason), message: "the \(kind.label) file \(path) is damaged (\(reason.rawValue)): \(detail)")
     }
 

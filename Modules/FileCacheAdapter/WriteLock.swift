@@ -1,11 +1,11 @@
 import ConfigDomain
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The advisory lock that serialises every change to one configuration's files, across threads

@@ -12,11 +12,14 @@ struct LockedOperation: Sendable, CustomTestStringConvertible {
     var testDescription: String { label }
 
     static let all: [LockedOperation] = [
-        .init(label: "store") { cache throws(CacheError) in try await cache.store(sampleSnapshot(2), as: "locked", slot: .active) },
+        .init(label: "store") { cache throws(CacheError) in try await cache.store(sampleSnapshot(2), as: "locked", slot: .active)
+        },
         .init(label: "store pending") { cache throws(CacheError) in
             try await cache.store(sampleSnapshot(2), as: "locked", slot: .pending)
         },
-        .init(label: "renew") { cache throws(CacheError) in try await cache.renew(fullMetadata(2, payload: sampleSnapshot(1).payload), for: "locked") },
+        .init(label: "renew") { cache throws(CacheError) in
+            try await cache.renew(fullMetadata(2, payload: sampleSnapshot(1).payload), for: "locked")
+        },
         .init(label: "promote") { cache throws(CacheError) in _ = try await cache.promotePending("locked") },
         .init(label: "clear") { cache throws(CacheError) in try await cache.clear("locked") },
     ]
