@@ -238,7 +238,7 @@ struct CacheDirectory: Sendable {
         for slot in CacheSlot.allCases {
             let fileName = stem + "." + slot.rawValue + "." + CacheFileNames.snapshotExtension
             guard present.contains(fileName) else { continue }
-            let size = Int((try? PosixFileSystem.status(file(fileName)).get())?.size ?? 0)
+            let size = Int(clamping: (try? PosixFileSystem.status(file(fileName)).get())?.size ?? 0)
             let report: CacheDirectoryReport.Snapshot
             switch CacheFileReader.read(file(fileName), kind: .snapshot, maxPayloadSize: options.maxPayloadSize) {
             case .absent:
@@ -267,7 +267,7 @@ struct CacheDirectory: Sendable {
         }
         let renewalName = stem + ".active." + CacheFileNames.metadataExtension
         if present.contains(renewalName) {
-            let size = Int((try? PosixFileSystem.status(file(renewalName)).get())?.size ?? 0)
+            let size = Int(clamping: (try? PosixFileSystem.status(file(renewalName)).get())?.size ?? 0)
             var state: CacheDirectoryReport.RenewalState = .stale
             if let activeFile {
                 let effective = effectiveMetadata(

@@ -108,7 +108,7 @@ enum CacheFileReader {
             let supported = Int(EnvelopeHeader.currentVersion)
             let message =
                 "\(path) was written in cache format version \(version); this build reads version \(supported) only. "
-                + "It is treated as a miss and replaced by the next successful fetch; update the library to read it"
+                + "Update the library to read it"
             return .failure(
                 .damaged(CacheError(.unsupportedVersion(found: Int(version), supported: supported), message: message)))
         }
@@ -117,17 +117,18 @@ enum CacheFileReader {
         }
 
         // Metadata section, then the header checksum over both.
-        let metadataLength = Int(header.metadataLength)
-        if Int64(EnvelopeHeader.size) + Int64(metadataLength) > size {
+        let declaredMetadataLength = Int64(header.metadataLength)
+        if Int64(EnvelopeHeader.size) + declaredMetadataLength > size {
             return damaged(
-                .truncated, "its header declares \(metadataLength) bytes of metadata but the file has \(size) bytes in all")
+                .truncated, "its header declares \(declaredMetadataLength) bytes of metadata but the file has \(size) bytes in all")
         }
-        if metadataLength > EnvelopeHeader.maxMetadataLength {
+        if declaredMetadataLength > Int64(EnvelopeHeader.maxMetadataLength) {
             return damaged(
                 .badMetadata,
-                "its header declares \(metadataLength) bytes of metadata, over the \(EnvelopeHeader.maxMetadataLength)-byte bound"
+                "its header declares \(declaredMetadataLength) bytes of metadata, over the \(EnvelopeHeader.maxMetadataLength)-byte bound"
             )
         }
+        let metadataLength = Int(declaredMetadataLength)  // at most 1 MiB, so it fits any Int
         let metadataBytes: [UInt8]
         switch read(metadataLength) {
         case .success(let bytes) where bytes.count == metadataLength: metadataBytes = bytes
@@ -152,7 +153,7 @@ enum CacheFileReader {
 
         // Payload (snapshot files only).
         let payloadLength: Int64 = kind == .snapshot ? Int64(clamping: header.payloadLength) : 0
-        if kind == .snapshot && header.payloadLength > UInt64(maxPayloadSize) {
+        if kind == .snapshot && header.payloadLength > UInt64(clamping: maxPayloadSize) {
             return .failure(
                 .failed(
                     CacheError(

@@ -9,12 +9,13 @@
     public enum DataProtection: String, Sendable, Hashable, CustomStringConvertible {
         /// Readable only while the device is unlocked.
         case complete
-        /// Readable while unlocked; a file open before locking stays writable.
+        /// Files can be created while locked; one open before locking stays readable and writable.
         case completeUnlessOpen
         /// Readable after the first unlock following a restart.
         case completeUntilFirstUserAuthentication
-        /// No protection beyond the volume's.
-        case none
+        /// No protection beyond the volume's (`FileProtectionType.none`; named so that it is never
+        /// confused with an absent `DataProtection?`).
+        case unprotected
 
         /// The Foundation value for this class.
         var fileProtectionType: FileProtectionType {
@@ -22,7 +23,7 @@
             case .complete: .complete
             case .completeUnlessOpen: .completeUnlessOpen
             case .completeUntilFirstUserAuthentication: .completeUntilFirstUserAuthentication
-            case .none: .none
+            case .unprotected: .none
             }
         }
 

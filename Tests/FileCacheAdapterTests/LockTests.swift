@@ -48,6 +48,27 @@ struct LockTests {
         }
     }
 
+    @Test("a negative or NaN lock timeout makes a single attempt instead of trapping", arguments: [-1.0, Double.nan])
+    func degenerateTimeouts(timeout: Double) async throws {
+        try await withTemporaryDirectory { dir in
+            let cache = FileSnapshotCache(directory: dir.url, options: .init(lockTimeout: timeout))
+            try await cache.store(sampleSnapshot(1), as: "n", slot: .active)
+            let holder = try #require(ForeignLockHolder(path: dir.file(cache.fileNames(for: "n").lock)))
+            do throws(CacheError) {
+                try await cache.store(sampleSnapshot(2), as: "n", slot: .active)
+                Issue.record("a held lock must fail the store")
+            } catch {
+                guard case .lockTimeout = error.kind else {
+                    Issue.record("expected lockTimeout, got \(error)")
+                    return
+                }
+            }
+            holder.release()
+            try await cache.store(sampleSnapshot(2), as: "n", slot: .active)
+            #expect(await cache.load("n", slot: .active) == .hit(sampleSnapshot(2)))
+        }
+    }
+
     @Test("two cache instances in one process exclude each other through the lock")
     func instancesExclude() async throws {
         try await withTemporaryDirectory { dir in
