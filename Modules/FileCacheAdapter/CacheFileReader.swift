@@ -120,7 +120,8 @@ enum CacheFileReader {
         let declaredMetadataLength = Int64(header.metadataLength)
         if Int64(EnvelopeHeader.size) + declaredMetadataLength > size {
             return damaged(
-                .truncated, "its header declares \(declaredMetadataLength) bytes of metadata but the file has \(size) bytes in all")
+                .truncated,
+                "its header declares \(declaredMetadataLength) bytes of metadata but the file has \(size) bytes in all")
         }
         if declaredMetadataLength > Int64(EnvelopeHeader.maxMetadataLength) {
             return damaged(
