@@ -18,7 +18,9 @@ import Foundation
 /// Offsets: a malformed number is reported at its first byte, a bad escape at its backslash,
 /// invalid UTF-8 at the first byte of the sequence, a duplicate key at the second key's quote.
 ///
-/// The parser does not recurse: any ``maxDepth`` is safe on any thread's stack.
+/// The parser itself does not recurse, so its own stack use does not grow with ``maxDepth``.
+/// Comparing, rendering and releasing a ``ConfigValue`` do recurse, though: raise the limit
+/// only as far as your payloads need (hundreds, not hundreds of thousands).
 public struct JSONParser: Sendable, Hashable {
     /// The deepest nesting of arrays and objects accepted (a top-level array is depth 1).
     public var maxDepth: Int
