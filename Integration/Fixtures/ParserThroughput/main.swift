@@ -3,49 +3,80 @@ import Dispatch
 import Foundation
 
 // Throughput of the strict JSONParser against Foundation's parsers on a 1,000-key payload.
-// Run in release mode: swift run -c release --scratch-path .build-release ParserThroughput
+//
+//   swift run -c release --scratch-path .build-release ParserThroughput            # the comparison
+//   valgrind --tool=callgrind .build-release/release/ParserThroughput profile     # JSONParser only
+//
+// The three parsers run in turns, round after round, so a change in machine load touches all
+// of them alike; each reports the median of its rounds.
 
 let payload = BenchmarkPayload.make(keyCount: 1_000)
-let runs = 15
-let targetSecondsPerRun = 0.1
 
-/// Runs `body` repeatedly for about `targetSecondsPerRun`, `runs` times; returns the median MB/s.
-func measure(_ name: String, _ body: () throws -> Int) rethrows -> Double {
-    var check = try body()  // warm up, and prove the work is done
-    var iterations = 1
-    var start = DispatchTime.now().uptimeNanoseconds
-    while Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 < targetSecondsPerRun / 4 {
-        check &+= try body()
-        iterations += 1
-    }
-    iterations = max(1, iterations * 4)
-    var rates: [Double] = []
-    for _ in 0..<runs {
-        start = DispatchTime.now().uptimeNanoseconds
-        for _ in 0..<iterations { check &+= try body() }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        rates.append(Double(payload.count * iterations) / seconds / 1_000_000)
-    }
-    rates.sort()
-    let median = rates[rates.count / 2]
-    let line = "\(name.padding(toLength: 36, withPad: " ", startingAt: 0)) \(String(format: "%8.1f", median)) MB/s"
-    print(line + "  (min \(String(format: "%.1f", rates[0])), max \(String(format: "%.1f", rates[rates.count - 1])), check \(check))")
-    return median
+/// One contender: a name and one parse of the whole payload, returning a count that proves the work.
+struct Contender {
+    let name: String
+    let parse: () throws -> Int
 }
 
-print("payload: \(payload.count) bytes, 1,000 top-level keys; median of \(runs) runs")
-do {
-    let ours = try measure("ConfigDomain.JSONParser") {
+let contenders = [
+    Contender(name: "ConfigDomain.JSONParser") {
         guard case .object(let members) = try JSONParser().parse(payload) else { return 0 }
         return members.count
-    }
-    let serialization = try measure("JSONSerialization.jsonObject") {
+    },
+    Contender(name: "JSONSerialization.jsonObject") {
         (try JSONSerialization.jsonObject(with: payload) as? [String: Any])?.count ?? 0
-    }
-    let decoder = try measure("JSONDecoder -> [String: AnyJSON]") {
+    },
+    Contender(name: "JSONDecoder -> [String: AnyJSON]") {
         try JSONDecoder().decode([String: AnyJSON].self, from: payload).count
+    },
+]
+
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+do {
+    if CommandLine.arguments.dropFirst().first == "profile" {
+        var keys = 0
+        for _ in 0..<200 { keys &+= try contenders[0].parse() }
+        print("parsed \(keys) keys")
+        exit(0)
     }
-    print(String(format: "JSONParser is %.2fx JSONSerialization and %.2fx JSONDecoder", ours / serialization, ours / decoder))
+
+    let rounds = 21
+    let secondsPerTurn = 0.05
+    // Calibrate: how many parses fill one turn, after a warm-up.
+    var iterations: [Int] = []
+    for contender in contenders {
+        guard try contender.parse() == 1_000 else {
+            print("\(contender.name) did not see 1,000 keys")
+            exit(1)
+        }
+        let start = now()
+        var count = 0
+        while now() - start < secondsPerTurn {
+            _ = try contender.parse()
+            count += 1
+        }
+        iterations.append(max(1, count))
+    }
+    var rates = Array(repeating: [Double](), count: contenders.count)
+    for _ in 0..<rounds {
+        for (index, contender) in contenders.enumerated() {
+            let start = now()
+            for _ in 0..<iterations[index] { _ = try contender.parse() }
+            let seconds = now() - start
+            rates[index].append(Double(payload.count * iterations[index]) / seconds / 1_000_000)
+        }
+    }
+    print("payload: \(payload.count) bytes, 1,000 top-level keys; median of \(rounds) interleaved rounds")
+    var medians: [Double] = []
+    for (index, contender) in contenders.enumerated() {
+        let sorted = rates[index].sorted()
+        let median = sorted[sorted.count / 2]
+        medians.append(median)
+        let name = contender.name.padding(toLength: 34, withPad: " ", startingAt: 0)
+        print("\(name) \(String(format: "%7.1f", median)) MB/s  (min \(String(format: "%.1f", sorted[0])), max \(String(format: "%.1f", sorted[sorted.count - 1])))")
+    }
+    print(String(format: "JSONParser: %.2fx JSONSerialization, %.2fx JSONDecoder", medians[0] / medians[1], medians[0] / medians[2]))
 } catch {
     print("benchmark failed: \(error)")
     exit(1)
