@@ -30,7 +30,10 @@ private let orderValue: ConfigValue = [
 
 private let order = Order(
     id: 7, customer: .init(name: "Ada", vip: true),
-    items: [.init(sku: "a", price: 1.5, quantity: 1), .init(sku: "b", price: 2, quantity: 3), .init(sku: "c", price: 10.25, quantity: 2)],
+    items: [
+        .init(sku: "a", price: 1.5, quantity: 1), .init(sku: "b", price: 2, quantity: 3),
+        .init(sku: "c", price: 10.25, quantity: 2),
+    ],
     note: nil)
 
 /// Replaces the member at `path` (object keys and array indices) inside `value`.
@@ -66,7 +69,8 @@ struct ConfigValueDecoderTests {
         #expect(
             decodingFailure(Order.self, bad)
                 == DecodingFailure(path: "items[2].price", reason: #"expected Double, found a JSON string "abc""#))
-        #expect(decodingFailure(Order.self, bad)?.description == #"at items[2].price: expected Double, found a JSON string "abc""#)
+        #expect(
+            decodingFailure(Order.self, bad)?.description == #"at items[2].price: expected Double, found a JSON string "abc""#)
     }
 
     @Test("a missing key names its path and the type expected there")
@@ -107,8 +111,12 @@ struct ConfigValueDecoderTests {
 
     @Test("a top-level value of the wrong kind is refused at the empty path")
     func topLevelKind() {
-        #expect(decodingFailure(Order.self, [1, 2]) == DecodingFailure(path: "", reason: "expected an object, found a JSON array [1,2]"))
-        #expect(decodingFailure([Int].self, ["a": 1]) == DecodingFailure(path: "", reason: #"expected an array, found a JSON object {"a":1}"#))
+        #expect(
+            decodingFailure(Order.self, [1, 2])
+                == DecodingFailure(path: "", reason: "expected an object, found a JSON array [1,2]"))
+        #expect(
+            decodingFailure([Int].self, ["a": 1])
+                == DecodingFailure(path: "", reason: #"expected an array, found a JSON object {"a":1}"#))
     }
 
     @Test("long values are shortened in messages")
@@ -129,7 +137,10 @@ struct ConfigValueDecoderTests {
             (.bool(true), "Int", "expected Int, found a JSON bool true"),
             (.string("1"), "Int", #"expected Int, found a JSON string "1""#),
             (.double(1.5), "Int", "expected Int, found a JSON double 1.5, which is not a whole number"),
-            (.double(1e19), "Int", "expected Int, found a JSON double 1e+19, which does not fit in Int (-9223372036854775808...9223372036854775807)"),
+            (
+                .double(1e19), "Int",
+                "expected Int, found a JSON double 1e+19, which does not fit in Int (-9223372036854775808...9223372036854775807)"
+            ),
             (.string("1.0"), "Double", #"expected Double, found a JSON string "1.0""#),
             (.bool(false), "Double", "expected Double, found a JSON bool false"),
             (.int(1), "String", "expected String, found a JSON int 1"),
@@ -150,8 +161,11 @@ struct ConfigValueDecoderTests {
     func strictEverywhere() {
         struct Flag: Decodable { var on: Bool }
         #expect(decodingFailure(Flag.self, ["on": 1]) == DecodingFailure(path: "on", reason: "expected Bool, found a JSON int 1"))
-        #expect(decodingFailure([Bool].self, [true, 1]) == DecodingFailure(path: "[1]", reason: "expected Bool, found a JSON int 1"))
-        #expect(decodingFailure([[Int]].self, [[1], ["x"]]) == DecodingFailure(path: "[1][0]", reason: #"expected Int, found a JSON string "x""#))
+        #expect(
+            decodingFailure([Bool].self, [true, 1]) == DecodingFailure(path: "[1]", reason: "expected Bool, found a JSON int 1"))
+        #expect(
+            decodingFailure([[Int]].self, [[1], ["x"]])
+                == DecodingFailure(path: "[1][0]", reason: #"expected Int, found a JSON string "x""#))
     }
 
     @Test("1.0 reads as Int 1 and 1 reads as Double 1.0")
@@ -177,11 +191,15 @@ struct ConfigValueDecoderTests {
         #expect(decoded.i8 == -128 && decoded.u16 == 65535 && decoded.u64 == 18_000_000_000_000_000_000)
         #expect(
             decodingFailure(Widths.self, replacing(value, at: ["i8"], with: 300))
-                == DecodingFailure(path: "i8", reason: "expected Int8, found a JSON int 300, which does not fit in Int8 (-128...127)"))
+                == DecodingFailure(
+                    path: "i8", reason: "expected Int8, found a JSON int 300, which does not fit in Int8 (-128...127)"))
         #expect(
             decodingFailure(Widths.self, replacing(value, at: ["u8"], with: -1))
-                == DecodingFailure(path: "u8", reason: "expected UInt8, found a JSON int -1, which does not fit in UInt8 (0...255)"))
-        #expect(decodingFailure(Widths.self, replacing(value, at: ["u32"], with: 1.5))?.reason.hasSuffix("which is not a whole number") == true)
+                == DecodingFailure(
+                    path: "u8", reason: "expected UInt8, found a JSON int -1, which does not fit in UInt8 (0...255)"))
+        #expect(
+            decodingFailure(Widths.self, replacing(value, at: ["u32"], with: 1.5))?.reason.hasSuffix(
+                "which is not a whole number") == true)
     }
 
     @Test("integer widths also apply in arrays and single values")
@@ -200,7 +218,9 @@ struct ConfigValueDecoderTests {
         #expect(
             decodingFailure(Float.self, .double(1e39))
                 == DecodingFailure(path: "", reason: "expected Float, found a JSON double 1e+39, which is beyond Float's range"))
-        #expect(decodingFailure(Float.self, .string("1")) == DecodingFailure(path: "", reason: #"expected Float, found a JSON string "1""#))
+        #expect(
+            decodingFailure(Float.self, .string("1"))
+                == DecodingFailure(path: "", reason: #"expected Float, found a JSON string "1""#))
     }
 
     // MARK: Foundation types
@@ -212,8 +232,11 @@ struct ConfigValueDecoderTests {
         #expect(
             decodingFailure(Endpoint.self, ["url": "not a url"])
                 == DecodingFailure(
-                    path: "url", reason: #"expected URL, found a JSON string "not a url", which is not an absolute URL with a scheme"#))
-        #expect(decodingFailure(Endpoint.self, ["url": 1]) == DecodingFailure(path: "url", reason: "expected URL, found a JSON int 1"))
+                    path: "url",
+                    reason: #"expected URL, found a JSON string "not a url", which is not an absolute URL with a scheme"#))
+        #expect(
+            decodingFailure(Endpoint.self, ["url": 1]) == DecodingFailure(path: "url", reason: "expected URL, found a JSON int 1")
+        )
     }
 
     @Test(
@@ -233,26 +256,35 @@ struct ConfigValueDecoderTests {
             decodingFailure(Date.self, "yesterday")
                 == DecodingFailure(
                     path: "",
-                    reason: #"expected Date, found a JSON string "yesterday", which is not an ISO-8601 date-time with a time zone such as "2024-05-01T12:00:00Z""#))
+                    reason:
+                        #"expected Date, found a JSON string "yesterday", which is not an ISO-8601 date-time with a time zone such as "2024-05-01T12:00:00Z""#
+                ))
         #expect(decodingFailure(Date.self, "2024-05-01")?.reason.contains("not an ISO-8601 date-time") == true)
         #expect(
             decodingFailure(Date.self, 1_714_564_800)
                 == DecodingFailure(
-                    path: "", reason: #"expected Date (an ISO-8601 string such as "2024-05-01T12:00:00Z"), found a JSON int 1714564800"#))
+                    path: "",
+                    reason: #"expected Date (an ISO-8601 string such as "2024-05-01T12:00:00Z"), found a JSON int 1714564800"#))
     }
 
     @Test("Data reads base64 and refuses anything else")
     func data() throws {
         #expect(try ConfigValueDecoder().decode(Data.self, from: "aGVsbG8=") == Data("hello".utf8))
-        #expect(decodingFailure(Data.self, "***") == DecodingFailure(path: "", reason: #"expected Data, found a JSON string "***", which is not valid base64"#))
-        #expect(decodingFailure(Data.self, [1]) == DecodingFailure(path: "", reason: "expected Data (a base64 string), found a JSON array [1]"))
+        #expect(
+            decodingFailure(Data.self, "***")
+                == DecodingFailure(path: "", reason: #"expected Data, found a JSON string "***", which is not valid base64"#))
+        #expect(
+            decodingFailure(Data.self, [1])
+                == DecodingFailure(path: "", reason: "expected Data (a base64 string), found a JSON array [1]"))
     }
 
     @Test("Decimal reads integers and doubles by their shortest text")
     func decimal() throws {
         #expect(try ConfigValueDecoder().decode(Decimal.self, from: .double(0.1)) == Decimal(string: "0.1"))
         #expect(try ConfigValueDecoder().decode(Decimal.self, from: .int(5)) == Decimal(5))
-        #expect(decodingFailure(Decimal.self, "0.1") == DecodingFailure(path: "", reason: #"expected Decimal, found a JSON string "0.1""#))
+        #expect(
+            decodingFailure(Decimal.self, "0.1")
+                == DecodingFailure(path: "", reason: #"expected Decimal, found a JSON string "0.1""#))
     }
 
     // MARK: Collections, enums, optionals
@@ -261,12 +293,16 @@ struct ConfigValueDecoderTests {
     func dictionaries() throws {
         #expect(try ConfigValueDecoder().decode([String: Int].self, from: ["a": 1, "b": 2]) == ["a": 1, "b": 2])
         #expect(try ConfigValueDecoder().decode([Int: String].self, from: ["1": "one"]) == [1: "one"])
-        #expect(decodingFailure([String: Int].self, ["a": 1, "b": "2"]) == DecodingFailure(path: "b", reason: #"expected Int, found a JSON string "2""#))
+        #expect(
+            decodingFailure([String: Int].self, ["a": 1, "b": "2"])
+                == DecodingFailure(path: "b", reason: #"expected Int, found a JSON string "2""#))
     }
 
     @Test("keys that are not plain names render in brackets")
     func unusualKeyNames() {
-        #expect(decodingFailure([String: Int].self, ["a.b": true]) == DecodingFailure(path: #"["a.b"]"#, reason: "expected Int, found a JSON bool true"))
+        #expect(
+            decodingFailure([String: Int].self, ["a.b": true])
+                == DecodingFailure(path: #"["a.b"]"#, reason: "expected Int, found a JSON bool true"))
         #expect(decodingFailure([[String: Int]].self, [["x y": "1"]])?.path == #"[0]["x y"]"#)
     }
 
@@ -286,7 +322,9 @@ struct ConfigValueDecoderTests {
         let failure = try #require(decodingFailure(Settings.self, ["mode": "turbo"]))
         #expect(failure.path == "mode")
         #expect(failure.reason.contains("turbo"))
-        #expect(decodingFailure(Settings.self, ["mode": 1]) == DecodingFailure(path: "mode", reason: "expected String, found a JSON int 1"))
+        #expect(
+            decodingFailure(Settings.self, ["mode": 1])
+                == DecodingFailure(path: "mode", reason: "expected String, found a JSON int 1"))
     }
 
     // MARK: Hand-written Decodable
@@ -314,9 +352,15 @@ struct ConfigValueDecoderTests {
         }
         let shape = try ConfigValueDecoder().decode(Shape.self, from: ["point": ["x": 3], "tags": ["a", "b"]])
         #expect(shape.x == 3 && shape.tags == ["a", "b"] && shape.userInfoEmpty)
-        #expect(decodingFailure(Shape.self, ["point": [1], "tags": []]) == DecodingFailure(path: "point", reason: "expected an object, found a JSON array [1]"))
-        #expect(decodingFailure(Shape.self, ["point": ["x": 1], "tags": "a"]) == DecodingFailure(path: "tags", reason: #"expected an array, found a JSON string "a""#))
-        #expect(decodingFailure(Shape.self, ["tags": []]) == DecodingFailure(path: "point", reason: #"missing required key "point" (expected an object)"#))
+        #expect(
+            decodingFailure(Shape.self, ["point": [1], "tags": []])
+                == DecodingFailure(path: "point", reason: "expected an object, found a JSON array [1]"))
+        #expect(
+            decodingFailure(Shape.self, ["point": ["x": 1], "tags": "a"])
+                == DecodingFailure(path: "tags", reason: #"expected an array, found a JSON string "a""#))
+        #expect(
+            decodingFailure(Shape.self, ["tags": []])
+                == DecodingFailure(path: "point", reason: #"missing required key "point" (expected an object)"#))
     }
 
     @Test("reading past the end of an array says how long it is")
@@ -328,8 +372,12 @@ struct ConfigValueDecoderTests {
                 _ = try container.decode(Int.self)
             }
         }
-        #expect(decodingFailure(Pair.self, [1]) == DecodingFailure(path: "[1]", reason: "expected Int, but the array ends after 1 element"))
-        #expect(decodingFailure(Pair.self, []) == DecodingFailure(path: "[0]", reason: "expected Int, but the array ends after 0 elements"))
+        #expect(
+            decodingFailure(Pair.self, [1])
+                == DecodingFailure(path: "[1]", reason: "expected Int, but the array ends after 1 element"))
+        #expect(
+            decodingFailure(Pair.self, [])
+                == DecodingFailure(path: "[0]", reason: "expected Int, but the array ends after 0 elements"))
     }
 
     @Test("unkeyed containers decode nil, nested containers and every leaf type in place")
@@ -423,8 +471,11 @@ struct ConfigValueDecoderTests {
             var values: [Positive]
             var checked: Checked?
         }
-        #expect(decodingFailure(Wrapper.self, ["values": [1, -2]]) == DecodingFailure(path: "values[1]", reason: "must be positive"))
-        #expect(decodingFailure(Wrapper.self, ["values": [], "checked": 1]) == DecodingFailure(path: "checked", reason: "always refused"))
+        #expect(
+            decodingFailure(Wrapper.self, ["values": [1, -2]]) == DecodingFailure(path: "values[1]", reason: "must be positive"))
+        #expect(
+            decodingFailure(Wrapper.self, ["values": [], "checked": 1])
+                == DecodingFailure(path: "checked", reason: "always refused"))
     }
 
     @Test("DecodingError cases thrown by hand are translated with their paths")
@@ -441,7 +492,9 @@ struct ConfigValueDecoderTests {
             }
         }
         #expect(decodingFailure(Thrower.self, 0) == DecodingFailure(path: "inner", reason: "expected Int: detail"))
-        #expect(decodingFailure(Thrower.self, 1) == DecodingFailure(path: "inner", reason: "expected Int, found null or nothing: detail"))
+        #expect(
+            decodingFailure(Thrower.self, 1)
+                == DecodingFailure(path: "inner", reason: "expected Int, found null or nothing: detail"))
         #expect(decodingFailure(Thrower.self, 2) == DecodingFailure(path: "inner.gone", reason: #"missing required key "gone""#))
     }
 }

@@ -21,7 +21,9 @@ struct ConversionRuleTests {
         ] as [(ConfigValue, String)])
     func boolRefuses(_ value: ConfigValue, kind: String) {
         let error = conversionFailure(Bool.self, value)
-        #expect(error == ConversionError(expectedType: "Bool", found: value.jsonText(), reason: "expected Bool, found a JSON \(kind)"))
+        #expect(
+            error == ConversionError(expectedType: "Bool", found: value.jsonText(), reason: "expected Bool, found a JSON \(kind)")
+        )
     }
 
     // MARK: Int
@@ -42,7 +44,8 @@ struct ConversionRuleTests {
     func intRefusesInexactDoubles(_ value: ConfigValue) {
         #expect(
             conversionFailure(Int.self, value)
-                == ConversionError(expectedType: "Int", found: value.jsonText(), reason: "not an integral number that fits in Int"))
+                == ConversionError(
+                    expectedType: "Int", found: value.jsonText(), reason: "not an integral number that fits in Int"))
     }
 
     @Test("Int refuses strings (never silently a number), Booleans and null")
@@ -119,7 +122,8 @@ struct ConversionRuleTests {
         #expect(
             conversionFailure([Int].self, [1, "two", 3, "four"])
                 == ConversionError(
-                    expectedType: "[Int]", found: #"[1,"two",3,"four"]"#, reason: "element [1]: expected Int, found a JSON string"))
+                    expectedType: "[Int]", found: #"[1,"two",3,"four"]"#, reason: "element [1]: expected Int, found a JSON string"
+                ))
         #expect(conversionFailure([Int].self, [1, 2, 2.5])?.reason == "element [2]: not an integral number that fits in Int")
         #expect(
             conversionFailure([[Int]].self, [[1], [true]])?.reason

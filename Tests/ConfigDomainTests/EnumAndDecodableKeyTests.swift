@@ -81,7 +81,8 @@ struct EnumAndDecodableKeyTests {
         let key = ConfigKey(decoding: "banner", default: Banner(title: "", color: "blue", maxShows: 0))
         let text = #"{"title":"T","color":"green","maxShows":1}"#
         #expect(try key.resolve(text: text).get() == Banner(title: "T", color: "green", maxShows: 1))
-        #expect(key.resolve(text: "{oops").failure?.reason == "not valid JSON text: invalid JSON at byte 1: unexpected character 'o'")
+        #expect(
+            key.resolve(text: "{oops").failure?.reason == "not valid JSON text: invalid JSON at byte 1: unexpected character 'o'")
     }
 
     @Test("a Decodable mismatch is refused with the path inside the value")

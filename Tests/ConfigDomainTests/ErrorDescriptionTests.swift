@@ -43,7 +43,9 @@ struct ErrorDescriptionTests {
         #expect(
             ConversionError(expected: "Int", value: .string("x")).description
                 == #"cannot read "x" as Int: expected Int, found a JSON string"#)
-        #expect(DecodingFailure(path: "items[2].price", reason: "expected Double").description == "at items[2].price: expected Double")
+        #expect(
+            DecodingFailure(path: "items[2].price", reason: "expected Double").description == "at items[2].price: expected Double"
+        )
         #expect(DecodingFailure(path: "", reason: "expected an object").description == "expected an object")
     }
 
@@ -60,7 +62,8 @@ struct ErrorDescriptionTests {
         #expect(
             FetchError(.transport, retry: .backoff, message: "connection refused").description
                 == "fetch failed: connection refused (retry with backoff)")
-        #expect(FetchError(.httpStatus(404), retry: .doNotRetry, message: "404").description == "fetch failed: 404 (do not retry)")
+        #expect(
+            FetchError(.httpStatus(404), retry: .doNotRetry, message: "404").description == "fetch failed: 404 (do not retry)")
         #expect(FetchError(.rateLimited(status: 429), retry: .after(date), message: "slow down").isRetryable)
         #expect(RetryAdvice.after(date).description == "retry after \(date)")
         #expect(!FetchError.cancelled.isRetryable)
@@ -102,9 +105,15 @@ struct ErrorDescriptionTests {
             (.pendingStored(changedKeys: ["a"]), "fetched snapshot pending activation; 1 keys would change"),
             (.activated(changedKeys: ["x"]), "activated; changed keys: x"),
             (.overrideProblem(source: ".env", message: "line 3 has no ="), "override source .env: line 3 has no ="),
-            (.mistypedKey(requested: "newCheckout", registered: "new_checkout"), #"read of "newCheckout" looks like a typo of the registered key "new_checkout""#),
+            (
+                .mistypedKey(requested: "newCheckout", registered: "new_checkout"),
+                #"read of "newCheckout" looks like a typo of the registered key "new_checkout""#
+            ),
             (.unregisteredKeyRead(name: "x"), #"read of unregistered key "x""#),
-            (.valueRejected(Rejection(key: "k", value: "1", rule: "r", reason: "why")), #"rejected key "k": value 1 rejected by r: why"#),
+            (
+                .valueRejected(Rejection(key: "k", value: "1", rule: "r", reason: "why")),
+                #"rejected key "k": value 1 rejected by r: why"#
+            ),
         ] as [(ConfigEvent, String)])
     func events(_ event: ConfigEvent, text: String) {
         #expect(event.description == text)

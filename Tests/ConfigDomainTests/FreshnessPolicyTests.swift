@@ -17,7 +17,9 @@ struct FreshnessPolicyTests {
         #expect(policy.freshness(age: age) == expected)
     }
 
-    @Test("with no stale window a snapshot is expired exactly at ttl", arguments: [(99.999, Freshness.fresh), (100, .expired)] as [(TimeInterval, Freshness)])
+    @Test(
+        "with no stale window a snapshot is expired exactly at ttl",
+        arguments: [(99.999, Freshness.fresh), (100, .expired)] as [(TimeInterval, Freshness)])
     func noWindow(_ age: TimeInterval, expected: Freshness) {
         #expect(FreshnessPolicy(ttl: 100, maxStale: .none).freshness(age: age) == expected)
     }
@@ -85,7 +87,9 @@ struct FreshnessPolicyTests {
         #expect(problem?.message == "ttl must be a finite number of seconds greater than zero, got \(ttl)")
     }
 
-    @Test("a negative, NaN or infinite stale window is a problem that points to .none and .unlimited", arguments: [-1, .nan, .infinity] as [TimeInterval])
+    @Test(
+        "a negative, NaN or infinite stale window is a problem that points to .none and .unlimited",
+        arguments: [-1, .nan, .infinity] as [TimeInterval])
     func invalidMaxStale(_ seconds: TimeInterval) {
         let problem = FreshnessPolicy(ttl: 10, maxStale: .seconds(seconds)).problem
         #expect(

@@ -40,7 +40,8 @@ struct JSONParserAcceptanceTests {
         AcceptedInput("1e0 is a double", "1e0", .double(1)),
         AcceptedInput("fraction and exponent", "-1.5e3", .double(-1500)),
         AcceptedInput("exponent with leading zeros", "2.5E+01", .double(25)),
-        AcceptedInput("integer too big for Int64 written as a double", "12345678901234567890.0", .double(12_345_678_901_234_567_890.0)),
+        AcceptedInput(
+            "integer too big for Int64 written as a double", "12345678901234567890.0", .double(12_345_678_901_234_567_890.0)),
         AcceptedInput("largest finite double", "1.7976931348623157e308", .double(.greatestFiniteMagnitude)),
         AcceptedInput("smallest subnormal double", "5e-324", .double(.leastNonzeroMagnitude)),
         AcceptedInput("underflow reads as zero", "1e-400", .double(0)),
@@ -60,7 +61,9 @@ struct JSONParserAcceptanceTests {
         AcceptedInput("highest scalar as a surrogate pair", #""\udbff\udfff""#, .string("\u{10FFFF}")),
         AcceptedInput("raw UTF-8 of every length", #""aé€😀""#, .string("aé€😀")),
         AcceptedInput("raw DEL is not a control character for JSON", "\"\u{7F}\"", .string("\u{7F}")),
-        AcceptedInput("escapes at every position of a long string", #""abcdefg\nhijklmno\u00e9pqrstuv\"w""#, .string("abcdefg\nhijklmnoépqrstuv\"w")),
+        AcceptedInput(
+            "escapes at every position of a long string", #""abcdefg\nhijklmno\u00e9pqrstuv\"w""#,
+            .string("abcdefg\nhijklmnoépqrstuv\"w")),
         AcceptedInput("non-ASCII after eight ASCII bytes", #""abcdefghé""#, .string("abcdefghé")),
     ]
 
@@ -68,9 +71,15 @@ struct JSONParserAcceptanceTests {
         AcceptedInput("empty array", "[]", .array([])),
         AcceptedInput("empty object", "{}", .object([:])),
         AcceptedInput("empty containers with white space", "[ { } , [ ] ]", .array([.object([:]), .array([])])),
-        AcceptedInput("array of every kind", #"[null,true,1,1.5,"s",[],{}]"#, .array([.null, .bool(true), .int(1), .double(1.5), .string("s"), .array([]), .object([:])])),
-        AcceptedInput("nested object", #"{"a":{"b":[1,2,{"c":null}]}}"#, .object(["a": .object(["b": .array([.int(1), .int(2), .object(["c": .null])])])])),
-        AcceptedInput("all four white-space bytes everywhere", " \t\n\r{ \"a\" \t:\n[ 1 ,\r2 ] } \r\n", .object(["a": .array([.int(1), .int(2)])])),
+        AcceptedInput(
+            "array of every kind", #"[null,true,1,1.5,"s",[],{}]"#,
+            .array([.null, .bool(true), .int(1), .double(1.5), .string("s"), .array([]), .object([:])])),
+        AcceptedInput(
+            "nested object", #"{"a":{"b":[1,2,{"c":null}]}}"#,
+            .object(["a": .object(["b": .array([.int(1), .int(2), .object(["c": .null])])])])),
+        AcceptedInput(
+            "all four white-space bytes everywhere", " \t\n\r{ \"a\" \t:\n[ 1 ,\r2 ] } \r\n",
+            .object(["a": .array([.int(1), .int(2)])])),
         AcceptedInput("empty key", #"{"":1}"#, .object(["": .int(1)])),
         AcceptedInput("escaped key", #"{"a\nb":1}"#, .object(["a\nb": .int(1)])),
         AcceptedInput("keys that differ only in case", #"{"a":1,"A":2}"#, .object(["a": .int(1), "A": .int(2)])),

@@ -13,7 +13,8 @@ struct SnapshotMetadataTests {
         let metadata = SnapshotMetadata(
             fetchedAt: fetched, validators: Validators(etag: #""v1""#, lastModified: "Mon, 01 Jan 2024 00:00:00 GMT"),
             contentHash: hash, source: "https://example.com/config.json", ttlHint: 60)
-        let renewed = metadata.renewed(at: later, validators: Validators(etag: #""v2""#, lastModified: "Tue, 02 Jan 2024 00:00:00 GMT"))
+        let renewed = metadata.renewed(
+            at: later, validators: Validators(etag: #""v2""#, lastModified: "Tue, 02 Jan 2024 00:00:00 GMT"))
         #expect(renewed.fetchedAt == later)
         #expect(renewed.validators == Validators(etag: #""v2""#, lastModified: "Tue, 02 Jan 2024 00:00:00 GMT"))
         #expect(renewed.contentHash == hash)
@@ -26,12 +27,15 @@ struct SnapshotMetadataTests {
         let metadata = SnapshotMetadata(
             fetchedAt: fetched, validators: Validators(etag: #"W/"v1""#, lastModified: "Mon"), contentHash: hash, source: "s")
         #expect(metadata.renewed(at: later, validators: .none).validators == Validators(etag: #"W/"v1""#, lastModified: "Mon"))
-        #expect(metadata.renewed(at: later, validators: Validators(etag: #""v2""#)).validators == Validators(etag: #""v2""#, lastModified: "Mon"))
+        #expect(
+            metadata.renewed(at: later, validators: Validators(etag: #""v2""#)).validators
+                == Validators(etag: #""v2""#, lastModified: "Mon"))
     }
 
     @Test("metadata survives a Codable round trip")
     func metadataCodable() throws {
-        let metadata = SnapshotMetadata(fetchedAt: fetched, validators: Validators(etag: "e"), contentHash: hash, source: "s", ttlHint: 5)
+        let metadata = SnapshotMetadata(
+            fetchedAt: fetched, validators: Validators(etag: "e"), contentHash: hash, source: "s", ttlHint: 5)
         let back = try JSONDecoder().decode(SnapshotMetadata.self, from: JSONEncoder().encode(metadata))
         #expect(back == metadata)
     }

@@ -74,9 +74,12 @@ do {
         let median = sorted[sorted.count / 2]
         medians.append(median)
         let name = contender.name.padding(toLength: 34, withPad: " ", startingAt: 0)
-        print("\(name) \(String(format: "%7.1f", median)) MB/s  (min \(String(format: "%.1f", sorted[0])), max \(String(format: "%.1f", sorted[sorted.count - 1])))")
+        let spread = String(format: "(min %.1f, max %.1f)", sorted[0], sorted[sorted.count - 1])
+        print("\(name) \(String(format: "%7.1f", median)) MB/s  \(spread)")
     }
-    print(String(format: "JSONParser: %.2fx JSONSerialization, %.2fx JSONDecoder", medians[0] / medians[1], medians[0] / medians[2]))
+    print(
+        String(format: "JSONParser: %.2fx JSONSerialization, %.2fx JSONDecoder", medians[0] / medians[1], medians[0] / medians[2])
+    )
 } catch {
     print("benchmark failed: \(error)")
     exit(1)

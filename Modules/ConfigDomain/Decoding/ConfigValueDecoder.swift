@@ -358,7 +358,9 @@ struct ArrayContainer: UnkeyedDecodingContainer {
         return result
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
         let (value, path) = try peek(expected: "an object")
         let result = try TreeDecoder(value: value, codingPath: path).container(keyedBy: NestedKey.self)
         currentIndex += 1

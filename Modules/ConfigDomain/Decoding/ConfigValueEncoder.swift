@@ -8,8 +8,9 @@ import Foundation
 /// - `Double` is `.double`, so `1.0` stays a double; `Float` is `.double` of its shortest
 ///   decimal text (`0.1` stays `0.1`). NaN and infinities fail: JSON cannot hold them.
 /// - `String` and `URL` (its absolute string) are `.string`.
-/// - `Date` is an ISO-8601 string in UTC (`2024-05-01T12:00:00Z`, with fractional seconds when
-///   the date has them); `Data` is a base64 string; `Decimal` is `.double`.
+/// - `Date` is an ISO-8601 string in UTC (`2024-05-01T12:00:00Z`; a date with a fraction of a
+///   second gets milliseconds, `2024-05-01T12:00:00.250Z`, so finer parts are rounded away);
+///   `Data` is a base64 string; `Decimal` is `.double`.
 /// - `nil` in a keyed container is omitted by synthesized conformances, and `.null` when encoded explicitly.
 public struct ConfigValueEncoder: Sendable {
     /// Creates an encoder.
@@ -160,7 +161,9 @@ struct ObjectEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt8, forKey key: Key) { set(.int(Int64(value)), key) }
     mutating func encode(_ value: UInt16, forKey key: Key) { set(.int(Int64(value)), key) }
     mutating func encode(_ value: UInt32, forKey key: Key) { set(.int(Int64(value)), key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(try TreeEncoding.integer(value, codingPath + [key]), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws {
+        set(try TreeEncoding.integer(value, codingPath + [key]), key)
+    }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         object.members[key.stringValue] = try TreeEncoding.nested(value, path: codingPath + [key])

@@ -119,7 +119,8 @@ extension ConfigKey {
             typed = try converter.fromText(text)
         } catch {
             return .failure(
-                rejection(found: text, secrets: secrets, rule: "type(\(converter.typeName))", reason: error.reason, origin: origin))
+                rejection(
+                    found: text, secrets: secrets, rule: "type(\(converter.typeName))", reason: error.reason, origin: origin))
         }
         return validate(typed, rendered: text, secrets: secrets, origin: origin)
     }

@@ -472,7 +472,8 @@ private struct Reader {
         // a correctly rounded result with one multiplication or division.
         let scale = exponent - fractionDigits
         if !significandOverflowed, significand <= 1 << 53, scale >= -22, scale <= 22 {
-            let magnitude = scale < 0 ? Double(significand) / Self.powersOfTen[-scale] : Double(significand) * Self.powersOfTen[scale]
+            let magnitude =
+                scale < 0 ? Double(significand) / Self.powersOfTen[-scale] : Double(significand) * Self.powersOfTen[scale]
             return .double(negative ? -magnitude : magnitude)
         }
         let written = text(start)

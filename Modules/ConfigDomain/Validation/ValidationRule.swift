@@ -73,7 +73,7 @@ extension ValidationRule where Value: Collection {
     /// Accepts collections whose element count lies in `range` (characters, for strings).
     public static func count(_ range: ClosedRange<Int>) -> ValidationRule {
         ValidationRule(name: "count(\(range.lowerBound)...\(range.upperBound))") { value in
-            let unit = value is any StringProtocol ? "character" : "element"
+            let unit = value is String || value is Substring ? "character" : "element"
             return range.contains(value.count)
                 ? nil
                 : "has \(value.count) \(unit)\(value.count == 1 ? "" : "s"), expected \(range.lowerBound)...\(range.upperBound)"
