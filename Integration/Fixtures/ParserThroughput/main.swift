@@ -5,7 +5,7 @@ import Foundation
 // Throughput of the strict JSONParser against Foundation's parsers on a 1,000-key payload.
 //
 //   swift run -c release --scratch-path .build-release ParserThroughput            # the comparison
-//   valgrind --tool=callgrind .build-release/release/ParserThroughput profile     # JSONParser only
+//   valgrind --tool=callgrind .build-release/release/ParserThroughput profile [0|1|2]   # one contender only
 //
 // The three parsers run in turns, round after round, so a change in machine load touches all
 // of them alike; each reports the median of its rounds.
@@ -34,10 +34,14 @@ let contenders = [
 func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
 do {
-    if CommandLine.arguments.dropFirst().first == "profile" {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "profile" {
+        // profile [0|1|2]: 200 parses by one contender (default JSONParser), nothing else.
+        let which = arguments.count > 1 ? Int(arguments[1]) ?? 0 : 0
+        let contender = contenders[min(max(which, 0), contenders.count - 1)]
         var keys = 0
-        for _ in 0..<200 { keys &+= try contenders[0].parse() }
-        print("parsed \(keys) keys")
+        for _ in 0..<200 { keys &+= try contender.parse() }
+        print("\(contender.name): parsed \(keys) keys")
         exit(0)
     }
 
