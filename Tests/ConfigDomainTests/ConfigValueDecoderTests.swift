@@ -282,6 +282,8 @@ struct ConfigValueDecoderTests {
     func decimal() throws {
         #expect(try ConfigValueDecoder().decode(Decimal.self, from: .double(0.1)) == Decimal(string: "0.1"))
         #expect(try ConfigValueDecoder().decode(Decimal.self, from: .int(5)) == Decimal(5))
+        #expect(try ConfigValueDecoder().decode(Decimal.self, from: .double(1e-5)) == Decimal(string: "0.00001"))
+        #expect(try ConfigValueDecoder().decode(Decimal.self, from: .double(2.5e20)) == Decimal(string: "250000000000000000000"))
         #expect(
             decodingFailure(Decimal.self, "0.1")
                 == DecodingFailure(path: "", reason: #"expected Decimal, found a JSON string "0.1""#))
