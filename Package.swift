@@ -71,6 +71,9 @@ var package = Package(
             dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "EnvAdapter", "TestDoubles"],
             path: "Integration/Fixtures/OverridePrinter", swiftSettings: swiftSettings),
         .executableTarget(
+            name: "ParserThroughput", dependencies: ["ConfigDomain"],
+            path: "Integration/Fixtures/ParserThroughput", swiftSettings: swiftSettings),
+        .executableTarget(
             name: "ReadProbe", dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "TestDoubles"],
             path: "Integration/Fixtures/ReadProbe", swiftSettings: swiftSettings),
 
