@@ -15,6 +15,8 @@ public enum ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     case configuration(ConfigurationError)
     /// A value was refused by a key's type or rules.
     case rejected(Rejection)
+    /// A structured value did not decode into the requested type: the key, and where inside the value.
+    case decoding(key: String, failure: DecodingFailure)
     /// The client was stopped; no more refreshes run.
     case stopped
 
@@ -26,6 +28,7 @@ public enum ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
         case .cache(let e): e.description
         case .configuration(let e): e.description
         case .rejected(let e): e.description
+        case .decoding(let key, let failure): "key \"\(key)\" does not decode: \(failure)"
         case .stopped: "the client was stopped; build a new one to refresh again"
         }
     }

@@ -1,0 +1,38 @@
+import ConfigDomain
+import Foundation
+
+/// Where a key's value came from and why: the answer of `explain(key)`.
+public struct Explanation: Sendable, Hashable, CustomStringConvertible {
+    /// The key's name.
+    public var key: String
+    /// Whether the key is registered (unregistered keys are read from the snapshot as raw values).
+    public var isRegistered: Bool
+    /// The resolved value as text (redacted for secret keys).
+    public var value: String
+    /// The layer that supplied it.
+    public var layer: ValueLayer
+    /// Every candidate refused on the way, in layer order.
+    public var rejected: [Rejection]
+    /// The active snapshot's metadata, if there is one.
+    public var snapshot: SnapshotMetadata?
+    /// The active snapshot's age in seconds at the time of the call (negative if the clock moved back).
+    public var snapshotAge: TimeInterval?
+    /// The active snapshot's freshness at the time of the call.
+    public var freshness: Freshness?
+    /// The state generation the answer describes.
+    public var generation: UInt64
+
+    /// A few lines for a person.
+    public var description: String {
+        var lines = ["\(key) = \(value)  [from \(layer)]"]
+        if !isRegistered { lines.append("  (not a registered key: read as a raw value)") }
+        if let snapshot, let snapshotAge, let freshness {
+            lines.append(
+                "  snapshot from \(snapshot.source), age \(Int(snapshotAge)) s, \(freshness), etag \(snapshot.validators.etag ?? "none")")
+        } else {
+            lines.append("  no snapshot held")
+        }
+        for rejection in rejected { lines.append("  rejected: \(rejection)") }
+        return lines.joined(separator: "\n")
+    }
+}

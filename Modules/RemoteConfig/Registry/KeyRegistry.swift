@@ -1,0 +1,81 @@
+import ConfigDomain
+import Foundation
+
+/// The keys a client knows, fixed at build time: entries by slot, slots by key identity and by name.
+struct KeyRegistry: Sendable {
+    let entries: [KeyEntry]
+    let slotByName: [String: Int]
+    /// Slot by `KeyIdentity.rawValue - identityBase`, `-1` when that identity is not registered.
+    let slotByIdentity: [Int32]
+    let identityBase: Int
+    /// Registered names by their normalised spelling, for mistyped-key detection.
+    let nameByNormalised: [String: String]
+
+    var descriptors: [KeyDescriptor] { entries.map(\.descriptor) }
+
+    /// Builds the registry, merging exact duplicates and refusing conflicting ones.
+    init(keys: [KeyEntry]) throws(ConfigurationError) {
+        var entries: [KeyEntry] = []
+        var slotByName: [String: Int] = [:]
+        var identityToSlot: [(Int, Int)] = []
+        for key in keys {
+            if let problem = Self.ruleProblem(key) { throw problem }
+            if let existing = slotByName[key.name] {
+                let other = entries[existing]
+                guard other.valueType == key.valueType else {
+                    throw ConfigurationError(
+                        .conflictingKey,
+                        "the key \"\(key.name)\" is registered twice with different types (\(other.descriptor.typeName) and \(key.descriptor.typeName)); use one ConfigKey per name"
+                    )
+                }
+                guard other.descriptor == key.descriptor else {
+                    throw ConfigurationError(
+                        .conflictingKey,
+                        "the key \"\(key.name)\" is registered twice with different defaults or rules (\(other.descriptor) rules \(other.descriptor.ruleNames) vs \(key.descriptor) rules \(key.descriptor.ruleNames)); define it once and reuse it"
+                    )
+                }
+                identityToSlot.append((key.identity.rawValue, existing))
+                continue
+            }
+            slotByName[key.name] = entries.count
+            identityToSlot.append((key.identity.rawValue, entries.count))
+            entries.append(key)
+        }
+        let base = identityToSlot.map(\.0).min() ?? 0
+        let top = identityToSlot.map(\.0).max() ?? -1
+        var table = [Int32](repeating: -1, count: max(0, top - base + 1))
+        for (identity, slot) in identityToSlot { table[identity - base] = Int32(slot) }
+        var normalised: [String: String] = [:]
+        for entry in entries { normalised[Self.normalise(entry.name)] = entry.name }
+        self.entries = entries
+        self.slotByName = slotByName
+        self.slotByIdentity = table
+        self.identityBase = base
+        self.nameByNormalised = normalised
+    }
+
+    /// The slot of a key, or nil when that key is not registered.
+    @inline(__always)
+    func slot(for identity: KeyIdentity) -> Int? {
+        let i = identity.rawValue &- identityBase
+        guard i >= 0, i < slotByIdentity.count else { return nil }
+        let slot = slotByIdentity[i]
+        return slot >= 0 ? Int(slot) : nil
+    }
+
+    /// The registered name a mistyped name probably meant (same letters, other case or separators).
+    func likelyIntended(_ name: String) -> String? {
+        guard slotByName[name] == nil else { return nil }
+        return nameByNormalised[Self.normalise(name)]
+    }
+
+    static func normalise(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
+    }
+
+    private static func ruleProblem(_ key: KeyEntry) -> ConfigurationError? {
+        guard let first = key.ruleProblems.first else { return nil }
+        return ConfigurationError(
+            .invalidRule, "the key \"\(key.name)\" has an invalid rule \(first.rule): \(first.problem)")
+    }
+}

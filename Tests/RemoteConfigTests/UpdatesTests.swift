@@ -1,0 +1,120 @@
+import ConfigDomain
+import ConfigPorts
+import Foundation
+import RemoteConfig
+import TestDoubles
+import Testing
+
+@Suite("Updates")
+struct UpdatesTests {
+    @Test("the update stream reports changed keys and the cause")
+    func updateStream() async throws {
+        let fetcher = InMemoryFetcher(json: payload(retries: 5))
+        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+        var updates = client.updates().makeAsyncIterator()
+        _ = try await client.refresh()
+        let first = await updates.next()
+        #expect(first?.changedKeys == ["new_checkout", "max_retries", "ratio", "title"])
+        #expect(first?.cause == .refresh)
+        fetcher.serve(json: payload(retries: 6))
+        _ = try await client.refresh()
+        #expect(await updates.next()?.changedKeys == ["max_retries"])
+    }
+
+    @Test("a per-key stream yields the current value first, then each change, and skips unrelated changes")
+    func perKeyStream() async throws {
+        let fetcher = InMemoryFetcher(json: payload(retries: 5))
+        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+        var values = client.values(Keys.retries).makeAsyncIterator()
+        #expect(await values.next() == 3)
+        _ = try await client.refresh()
+        #expect(await values.next() == 5)
+        fetcher.serve(json: payload(retries: 5, title: "Other"))
+        _ = try await client.refresh()
+        fetcher.serve(json: payload(retries: 6, title: "Other"))
+        _ = try await client.refresh()
+        #expect(await values.next() == 6)
+    }
+
+    @Test("a slow consumer of a per-key stream gets the latest value, never a stale one")
+    func backPressure() async throws {
+        let fetcher = InMemoryFetcher(json: payload(retries: 1))
+        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+        let stream = client.values(Keys.retries)
+        for n in 1...5 {
+            fetcher.serve(json: payload(retries: n))
+            _ = try await client.refresh()
+        }
+        var iterator = stream.makeAsyncIterator()
+        #expect(await iterator.next() == 5)
+    }
+
+    @Test("cancelling the consuming task ends a per-key stream")
+    func cancellation() async throws {
+        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload()), clock: ManualClock()).build()
+        let stream = client.values(Keys.flag)
+        let consumer = Task {
+            var seen = 0
+            for await _ in stream { seen += 1 }
+            return seen
+        }
+        consumer.cancel()
+        let seen = await consumer.value
+        #expect(seen <= 1)
+    }
+
+    @Test("stop() finishes the event and update streams")
+    func stopFinishesStreams() async throws {
+        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload()), clock: ManualClock()).build()
+        let updates = client.updates()
+        let events = client.events()
+        await client.stop()
+        var u = updates.makeAsyncIterator()
+        var e = events.makeAsyncIterator()
+        #expect(await u.next() == nil)
+        #expect(await e.next() == nil)
+    }
+
+    @Test("the closure hook is called for each change until its token is cancelled")
+    func closureHook() async throws {
+        let fetcher = InMemoryFetcher(json: payload(retries: 5))
+        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+        let seen = Recorder<[String]>()
+        let token = client.onChange { seen.append($0.changedKeys) }
+        _ = try await client.refresh()
+        #expect(seen.values == [["new_checkout", "max_retries", "ratio", "title"]])
+        token.cancel()
+        fetcher.serve(json: payload(retries: 6))
+        _ = try await client.refresh()
+        #expect(seen.values.count == 1)
+    }
+
+    @Test("the event stream carries refresh outcomes and errors")
+    func eventStream() async throws {
+        let fetcher = InMemoryFetcher(json: payload())
+        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+        var events = client.events().makeAsyncIterator()
+        let error = FetchError(.transport, retry: .backoff, message: "connection refused")
+        fetcher.failNext(error)
+        _ = try? await client.refresh()
+        #expect(await events.next() == .refreshStarted)
+        #expect(await events.next() == .refreshFailed(.fetch(error)))
+    }
+}
+
+/// Collects values from a Sendable closure, for assertions.
+final class Recorder<Value: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: `storage` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var storage: [Value] = []
+    func append(_ value: Value) {
+        lock.lock()
+        storage.append(value)
+        lock.unlock()
+    }
+    var values: [Value] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}
