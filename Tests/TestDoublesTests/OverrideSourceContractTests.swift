@@ -21,6 +21,19 @@ struct OverrideSourceContractTests {
         #expect(report.checks.map(\.name) == Check.allCases.map(\.rawValue))
     }
 
+    @Test func aHintAboutAnUnrequestedNameIsNotAFailure() async {
+        let report = await OverrideSourceContract<InMemoryOverrideSource>(
+            subject: "hints", capabilities: [.immutable, .noMalformedInput],
+            makeSource: { values in
+                let source = InMemoryOverrideSource(values: values.mapValues { .text($0) })
+                source.report(problem: "contract_unrequested overrides no registered key")
+                return source
+            }
+        ).run()
+        report.recordIssues()
+        #expect(report.check(named: Check.valuesReturned.rawValue)?.outcome == .passed)
+    }
+
     @Test func anImmutableSourcePassesWhenItDeclaresIt() async {
         let report = await OverrideSourceContract<LinesSource>(
             subject: "lines", capabilities: [.immutable],
