@@ -50,7 +50,9 @@ var package = Package(
             name: "FileCacheAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/FileCacheAdapter",
             exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
         .target(name: "EnvAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/EnvAdapter", swiftSettings: swiftSettings),
-        .target(name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles", swiftSettings: swiftSettings),
+        .target(
+            name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
+            exclude: ["ContractTesting.md"], swiftSettings: swiftSettings),
         .target(
             name: "RemoteConfig",
             dependencies: ["ConfigDomain", "ConfigPorts", .product(name: "Atomics", package: "swift-atomics")],
@@ -75,6 +77,9 @@ var package = Package(
             name: "OverridePrinterFixture",
             dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "EnvAdapter", "TestDoubles"],
             path: "Integration/Fixtures/OverridePrinter", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "ParserThroughput", dependencies: ["ConfigDomain"],
+            path: "Integration/Fixtures/ParserThroughput", swiftSettings: swiftSettings),
         .executableTarget(
             name: "ReadProbe", dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "TestDoubles"],
             path: "Integration/Fixtures/ReadProbe", swiftSettings: swiftSettings),

@@ -13,7 +13,9 @@ allowed_for() {
   case "$1" in
     ConfigDomain) echo "Foundation FoundationEssentials" ;;
     ConfigPorts) echo "$platform ConfigDomain" ;;
-    HTTPAdapter|FileCacheAdapter|EnvAdapter|TestDoubles) echo "$platform ConfigDomain ConfigPorts" ;;
+    HTTPAdapter|FileCacheAdapter|EnvAdapter) echo "$platform ConfigDomain ConfigPorts" ;;
+    # TestDoubles may also import Testing (shipped with the toolchain) for ContractReport.recordIssues.
+    TestDoubles) echo "$platform ConfigDomain ConfigPorts Testing" ;;
     RemoteConfig) echo "$platform ConfigDomain ConfigPorts Atomics" ;;
     *) echo "__unknown__" ;;
   esac

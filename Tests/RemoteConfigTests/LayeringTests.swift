@@ -186,3 +186,20 @@ struct LayeringTests {
         #expect(once == twice)
     }
 }
+
+@Suite("Override problems")
+struct OverrideProblemTests {
+    @Test("a source's problem is reported once, not again when its change stream starts")
+    func problemReportedOnce() async throws {
+        let source = InMemoryOverrideSource(name: "qa")
+        source.report(problem: "line 3: missing '='")
+        let observer = RecordingObserver()
+        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
+            .override(source).observer(observer).build()
+        var updates = client.updates().makeAsyncIterator()
+        source.set("max_retries", value: .int(1))
+        _ = await updates.next()
+        let problems = observer.events.filter { $0 == .overrideProblem(source: "qa", message: "line 3: missing '='") }
+        #expect(problems.count == 1)
+    }
+}

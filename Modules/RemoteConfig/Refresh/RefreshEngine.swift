@@ -48,6 +48,9 @@ actor RefreshEngine {
         self.cell = cell
         self.generation = initialGeneration
         self.overrides = overrides
+        // The builder already reported the problems of the first snapshots; do not repeat them
+        // when each source's change stream yields its current state first.
+        self.reportedProblems = Set(overrides.flatMap { layer in layer.snapshot.problems.map { layer.name + "\u{0}" + $0 } })
         self.status = status
         self.events = events
         self.updates = updates
