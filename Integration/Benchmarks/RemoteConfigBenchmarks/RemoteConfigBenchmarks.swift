@@ -55,6 +55,8 @@ enum Suite {
         return Benchmark.Configuration(
             metrics: metrics + extra.keys.sorted { $0.description < $1.description },
             timeUnits: .automatic,
+            // Custom metrics print as recorded (microseconds, MB/s, counts), not scaled to K or M.
+            units: Dictionary(uniqueKeysWithValues: extra.keys.map { ($0, BenchmarkUnits.count) }),
             warmupIterations: 2,
             scalingFactor: scaling,
             maxDuration: maxDuration,

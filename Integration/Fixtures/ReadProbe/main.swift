@@ -1,13 +1,22 @@
-// ReadProbe: a tiny release-mode process for two measurements the benchmark suite makes.
+// ReadProbe: a tiny release-mode process for the measurements that need a process of their own.
 //
 //   ReadProbe read-timer [reads-per-batch]
 //       Times warm synchronous reads of each primitive type (median of 31 batches) and prints
 //       one line per type: `<type> <median ns per read>`.
+//   ReadProbe seed <dir> <keys>
+//       Stores a snapshot of <keys> keys (Bool, Int, Double, String and enum in turn) in a
+//       FileSnapshotCache at <dir>, as the configuration "default".
+//   ReadProbe cold-start <dir> <keys> [<spawn time, CLOCK_MONOTONIC ns>]
+//       What an app does at launch: registers the same <keys> keys, builds a client over the
+//       FileSnapshotCache at <dir>, and reads the first key, which must come from the cache.
+//       Prints `value=… spawnToReadNs=… mainToReadNs=… mainToReadCPUNs=…` (spawnToReadNs only
+//       when the spawn time is given) and exits.
 //
 // Build it in release (`swift build -c release --product ReadProbe`): a debug build measures the
 // debug build.
 import ConfigDomain
 import ConfigPorts
+import FileCacheAdapter
 import Foundation
 import RemoteConfig
 import TestDoubles
@@ -26,6 +35,16 @@ func monotonicNanoseconds() -> UInt64 {
     clock_gettime(CLOCK_MONOTONIC, &now)
     return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }
+
+/// CPU time of the whole process (every thread): unlike wall time, other processes' load does not inflate it.
+func processCPUNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
+
+let mainStart = monotonicNanoseconds()
+let mainStartCPU = processCPUNanoseconds()
 
 /// Keeps a value alive and opaque to the optimizer.
 @inline(never)
@@ -101,6 +120,88 @@ func readTimer(readsPerBatch: Int) async {
     print("String \(String(format: "%.2f", string))")
 }
 
+// MARK: seed and cold-start
+
+enum Mode: String, Sendable, CaseIterable {
+    case fast, safe, auto
+}
+
+/// The cold-start workload: key `i` is named `k<i, 5 digits>_<b|i|d|s|e>` by its type.
+enum ColdStartWorkload {
+    static func name(_ index: Int) -> String {
+        let digits = String(index)
+        let padded = String(repeating: "0", count: max(0, 5 - digits.count)) + digits
+        return "k" + padded + ["_b", "_i", "_d", "_s", "_e"][index % 5]
+    }
+
+    static func payload(keys: Int) -> Data {
+        var out = "{"
+        for index in 0..<keys {
+            if index > 0 { out += "," }
+            out += "\"\(name(index))\":"
+            switch index % 5 {
+            case 0: out += index % 2 == 0 ? "true" : "false"
+            case 1: out += String(index * 7)
+            case 2: out += String(Double(index) + 0.25)
+            case 3: out += "\"value-\(index)\""
+            default: out += "\"\(Mode.allCases[index % 3].rawValue)\""
+            }
+        }
+        return Data((out + "}").utf8)
+    }
+
+    static func keys(_ count: Int) -> [any ConfigKeyRepresentable] {
+        (0..<count).map { index -> any ConfigKeyRepresentable in
+            let name = name(index)
+            switch index % 5 {
+            case 0: return ConfigKey(name, default: false)
+            case 1: return ConfigKey(name, default: 0)
+            case 2: return ConfigKey(name, default: 0.0)
+            case 3: return ConfigKey(name, default: "")
+            default: return ConfigKey<Mode>(name, default: .auto)
+            }
+        }
+    }
+}
+
+func seed(directory: URL, keys: Int) async {
+    let payload = ColdStartWorkload.payload(keys: keys)
+    let metadata = SnapshotMetadata(
+        fetchedAt: Date(), validators: Validators(etag: "\"cold-\(keys)\""), contentHash: ContentHash(of: payload),
+        source: "ReadProbe seed")
+    do throws(CacheError) {
+        try await FileSnapshotCache(directory: directory).store(
+            CachedSnapshot(payload: payload, metadata: metadata), as: "default", slot: .active)
+    } catch {
+        fail("could not seed \(directory.path): \(error)")
+    }
+    print("seeded \(keys) keys, \(payload.count) bytes")
+}
+
+func coldStart(directory: URL, keys count: Int, spawnedAt: UInt64?) async {
+    let keys = ColdStartWorkload.keys(count)
+    guard let first = keys.first as? ConfigKey<Bool> else { fail("the first cold-start key is not a Bool") }
+    let client: RemoteConfigClient
+    do {
+        client = try await RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: "{}"))
+            .cache(FileSnapshotCache(directory: directory))
+            .register(keys)
+            .build()
+    } catch {
+        fail("could not build the client: \(error)")
+    }
+    let value = client[first]
+    let end = monotonicNanoseconds()
+    let endCPU = processCPUNanoseconds()
+    // The cached value of k00000_b is true, its default false: false means the cache was not used.
+    guard value, client.registeredKeys.count == count else {
+        fail("the first read did not see the cached value (cache: \(client.status.cache))")
+    }
+    var line = "value=\(value) mainToReadNs=\(end - mainStart) mainToReadCPUNs=\(endCPU - mainStartCPU)"
+    if let spawnedAt { line += " spawnToReadNs=\(end &- spawnedAt)" }
+    print(line)
+}
+
 // MARK: main
 
 let arguments = CommandLine.arguments
@@ -108,6 +209,15 @@ switch arguments.count > 1 ? arguments[1] : "" {
 case "read-timer":
     let reads = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
     await readTimer(readsPerBatch: reads)
+case "seed":
+    guard arguments.count == 4, let keys = Int(arguments[3]), keys > 0 else { fail("usage: ReadProbe seed <dir> <keys>") }
+    await seed(directory: URL(fileURLWithPath: arguments[2], isDirectory: true), keys: keys)
+case "cold-start":
+    guard arguments.count >= 4, let keys = Int(arguments[3]), keys > 0 else {
+        fail("usage: ReadProbe cold-start <dir> <keys> [<spawn ns>]")
+    }
+    let spawnedAt = arguments.count > 4 ? UInt64(arguments[4]) : nil
+    await coldStart(directory: URL(fileURLWithPath: arguments[2], isDirectory: true), keys: keys, spawnedAt: spawnedAt)
 default:
-    fail("usage: ReadProbe read-timer [reads-per-batch]")
+    fail("usage: ReadProbe read-timer [reads-per-batch] | seed <dir> <keys> | cold-start <dir> <keys> [<spawn ns>]")
 }
