@@ -138,7 +138,7 @@ extension ConfigKey {
     public var descriptor: KeyDescriptor {
         KeyDescriptor(
             name: name, typeName: converter.typeName, defaultValue: defaultConfigValue,
-            ruleNames: rules.map(\.name), isSecret: isSecret, summary: summary)
+            ruleNames: rules.map { $0.name }, isSecret: isSecret, summary: summary)
     }
 
     /// Renders a value for messages, redacted when the key is secret.

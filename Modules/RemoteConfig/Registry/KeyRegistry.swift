@@ -70,9 +70,26 @@ struct KeyRegistry: Sendable {
         return nameByNormalised[Self.normalise(name)]
     }
 
+    /// The name lowercased, with everything but letters and digits removed (`Max-Retries` → `maxretries`).
     static func normalise(_ name: String) -> String {
-        String(name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
+        // ASCII names (nearly all) take a byte loop: `CharacterSet.alphanumerics` builds a set on
+        // every access, which made this most of `build()` for large registries.
+        guard name.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return String(name.lowercased().unicodeScalars.filter { alphanumerics.contains($0) })
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(name.utf8.count)
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"): bytes.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 0x20)
+            default: break
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
+
+    private static let alphanumerics = CharacterSet.alphanumerics
 
     private static func ruleProblem(_ key: KeyEntry) -> ConfigurationError? {
         guard let first = key.ruleProblems.first else { return nil }
