@@ -41,7 +41,9 @@ func registerPeerBenchmarks() {
     // The usual call: a string key, parsed by the reader on every read.
     Benchmark("peer.swiftConfiguration.readBool.stringKey", configuration: configuration) { benchmark, fixture in
         let reader = fixture.reader
-        for _ in benchmark.scaledIterations { blackHole(reader.bool(forKey: "k00500_b", default: false)) }
+        Suite.measuringCPU(benchmark) {
+            for _ in benchmark.scaledIterations { blackHole(reader.bool(forKey: "k00500_b", default: false)) }
+        }
     } setup: {
         try PeerFixture.make(count: ReadFixture.keyCount)
     }
@@ -50,7 +52,9 @@ func registerPeerBenchmarks() {
     Benchmark("peer.swiftConfiguration.readBool.prebuiltKey", configuration: configuration) { benchmark, fixture in
         let reader = fixture.reader
         let key = fixture.boolKey
-        for _ in benchmark.scaledIterations { blackHole(reader.bool(forKey: key, default: false)) }
+        Suite.measuringCPU(benchmark) {
+            for _ in benchmark.scaledIterations { blackHole(reader.bool(forKey: key, default: false)) }
+        }
     } setup: {
         try PeerFixture.make(count: ReadFixture.keyCount)
     }

@@ -10,7 +10,7 @@ func registerReadBenchmarks() {
     Benchmark("read.warm.Bool", configuration: reads) { benchmark, fixture in
         let client = fixture.client
         let key = fixture.boolKey
-        for _ in benchmark.scaledIterations { blackHole(client[key]) }
+        Suite.measuringCPU(benchmark) { for _ in benchmark.scaledIterations { blackHole(client[key]) } }
     } setup: {
         try await ReadFixture.make()
     }
@@ -18,7 +18,7 @@ func registerReadBenchmarks() {
     Benchmark("read.warm.Int", configuration: reads) { benchmark, fixture in
         let client = fixture.client
         let key = fixture.intKey
-        for _ in benchmark.scaledIterations { blackHole(client[key]) }
+        Suite.measuringCPU(benchmark) { for _ in benchmark.scaledIterations { blackHole(client[key]) } }
     } setup: {
         try await ReadFixture.make()
     }
@@ -26,7 +26,7 @@ func registerReadBenchmarks() {
     Benchmark("read.warm.Double", configuration: reads) { benchmark, fixture in
         let client = fixture.client
         let key = fixture.doubleKey
-        for _ in benchmark.scaledIterations { blackHole(client[key]) }
+        Suite.measuringCPU(benchmark) { for _ in benchmark.scaledIterations { blackHole(client[key]) } }
     } setup: {
         try await ReadFixture.make()
     }
@@ -34,7 +34,7 @@ func registerReadBenchmarks() {
     Benchmark("read.warm.String", configuration: reads) { benchmark, fixture in
         let client = fixture.client
         let key = fixture.stringKey
-        for _ in benchmark.scaledIterations { blackHole(client[key]) }
+        Suite.measuringCPU(benchmark) { for _ in benchmark.scaledIterations { blackHole(client[key]) } }
     } setup: {
         try await ReadFixture.make()
     }
@@ -42,7 +42,7 @@ func registerReadBenchmarks() {
     Benchmark("read.warm.enum", configuration: reads) { benchmark, fixture in
         let client = fixture.client
         let key = fixture.enumKey
-        for _ in benchmark.scaledIterations { blackHole(client[key]) }
+        Suite.measuringCPU(benchmark) { for _ in benchmark.scaledIterations { blackHole(client[key]) } }
     } setup: {
         try await ReadFixture.make()
     }
@@ -50,7 +50,7 @@ func registerReadBenchmarks() {
     Benchmark("read.warm.decodedStruct", configuration: reads) { benchmark, fixture in
         let client = fixture.client
         let key = fixture.structKey
-        for _ in benchmark.scaledIterations { blackHole(client[key]) }
+        Suite.measuringCPU(benchmark) { for _ in benchmark.scaledIterations { blackHole(client[key]) } }
     } setup: {
         try await ReadFixture.make()
     }
@@ -58,7 +58,7 @@ func registerReadBenchmarks() {
     Benchmark("read.Bool.3overrideLayers", configuration: reads) { benchmark, fixture in
         let client = fixture.client
         let key = fixture.boolKey
-        for _ in benchmark.scaledIterations { blackHole(client[key]) }
+        Suite.measuringCPU(benchmark) { for _ in benchmark.scaledIterations { blackHole(client[key]) } }
     } setup: {
         try await ReadFixture.make(overrideLayers: 3)
     }
@@ -69,7 +69,7 @@ func registerReadBenchmarks() {
     ) { benchmark, fixture in
         let client = fixture.client
         let key = fixture.unregisteredKey
-        for _ in benchmark.scaledIterations { blackHole(client[key]) }
+        Suite.measuringCPU(benchmark) { for _ in benchmark.scaledIterations { blackHole(client[key]) } }
     } setup: {
         try await ReadFixture.make()
     }
@@ -79,12 +79,15 @@ func registerReadBenchmarks() {
     let activations = BenchmarkMetric.custom("activations", polarity: .prefersLarger, useScalingFactor: false)
     Benchmark(
         "read.Bool.whileActivatingEvery1ms",
-        configuration: Suite.configuration(scaling: .mega, extra: [activations: Suite.unchecked])
+        configuration: Suite.configuration(
+            scaling: .mega,
+            // The refresher's mallocs (process-wide) vary with the number of activations per iteration.
+            extra: [activations: Suite.unchecked, .mallocCountTotal: Suite.unchecked])
     ) { benchmark, fixture in
         let client = fixture.client
         let key = fixture.key
         let before = fixture.activations.current
-        for _ in benchmark.scaledIterations { blackHole(client[key]) }
+        Suite.measuringCPU(benchmark) { for _ in benchmark.scaledIterations { blackHole(client[key]) } }
         benchmark.measurement(activations, fixture.activations.current - before)
     } setup: {
         try await ChurnFixture.start()
