@@ -99,7 +99,9 @@ struct Probe: Sendable {
     }
 
     static func removeDirectories() {
-        for directory in directories.withLock({ list in defer { list.removeAll() }; return list }) {
+        for directory in directories.withLock({ list in
+            defer { list.removeAll() }; return list
+        }) {
             try? FileManager.default.removeItem(atPath: directory)
         }
     }

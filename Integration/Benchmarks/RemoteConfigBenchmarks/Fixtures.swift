@@ -150,7 +150,11 @@ final class Counter: Sendable {
     private let value = Locked(0)
 
     /// Adds one and returns the new value.
-    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        value.withLock {
+            $0 += 1; return $0
+        }
+    }
 
     var current: Int { value.withLock { $0 } }
 }

@@ -42,7 +42,9 @@ func registerRefreshBenchmarks() {
         let written = fixture.cache.payloadBytesWritten - before
         benchmark.measurement(payloadBytes, written)
         guard result == .unchanged, written == 0, fixture.cache.renewCount == renewals + 1 else {
-            benchmark.error("a 304 refresh must renew the cache without writing the payload; got \(String(describing: result)), \(written) payload bytes written")
+            benchmark.error(
+                "a 304 refresh must renew the cache without writing the payload; got \(String(describing: result)), \(written) payload bytes written"
+            )
             return
         }
     } setup: {
