@@ -30,7 +30,7 @@ func registerColdStartBenchmarks() {
                 // The child's CPU time is checked; its wall times move with the machine's load.
                 extra: [spawnToRead: Suite.unchecked, mainToRead: Suite.unchecked, mainToReadCPU: Suite.timeTolerance])
         ) { (benchmark: Benchmark, probe: Probe) in
-            let started = monotonicNanoseconds()
+            let started = Suite.monotonicNanoseconds()
             let result: ProbeRun
             do {
                 result = try probe.run(["cold-start", probe.directory, String(keys), String(started)])
@@ -57,13 +57,6 @@ func registerColdStartBenchmarks() {
             Probe.removeDirectories()
         }
     }
-}
-
-/// CLOCK_MONOTONIC in nanoseconds (the same clock in every process of the machine).
-func monotonicNanoseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }
 
 /// What a `ReadProbe` run printed.

@@ -97,6 +97,13 @@ enum Suite {
         }
     }
 
+    /// CLOCK_MONOTONIC in nanoseconds (the same clock in every process of the machine).
+    static func monotonicNanoseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec)
+    }
+
     /// Runs `body` and records its CPU time as ``cpuTime``.
     static func measuringCPU(_ benchmark: Benchmark, _ clock: CPUClock = .thread, _ body: () -> Void) {
         let start = clock.nanoseconds

@@ -120,6 +120,44 @@ func readTimer(readsPerBatch: Int) async {
     print("String \(String(format: "%.2f", string))")
 }
 
+// MARK: scaling
+
+/// Reads from `threads` threads at once, `reads` reads in all, and prints the wall time per read.
+func scaling(threads: Int, reads: Int, useTasks: Bool) async {
+    let flag = ConfigKey("flag", default: false)
+    let client: RemoteConfigClient
+    do {
+        client = try await RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: #"{"flag": true}"#)).register(flag).build()
+        try await client.refresh(force: true)
+    } catch {
+        fail("could not build the client: \(error)")
+    }
+    var samples: [Double] = []
+    for _ in 0..<11 {
+        let start = monotonicNanoseconds()
+        if useTasks {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<threads {
+                    group.addTask {
+                        var hits = 0
+                        for _ in 0..<(reads / threads) where client[flag] { hits &+= 1 }
+                        consume(hits)
+                    }
+                }
+            }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                var hits = 0
+                for _ in 0..<(reads / threads) where client[flag] { hits &+= 1 }
+                consume(hits)
+            }
+        }
+        samples.append(Double(monotonicNanoseconds() - start) / Double(reads))
+    }
+    samples.sort()
+    print("threads=\(threads) nsPerRead=\(String(format: "%.2f", samples[samples.count / 2])) readsPerSecond=\(String(format: "%.0f", 1e9 / samples[samples.count / 2]))")
+}
+
 // MARK: seed and cold-start
 
 enum Mode: String, Sendable, CaseIterable {
@@ -209,6 +247,9 @@ switch arguments.count > 1 ? arguments[1] : "" {
 case "read-timer":
     let reads = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
     await readTimer(readsPerBatch: reads)
+case "scaling":
+    let threads = arguments.count > 2 ? Int(arguments[2]) ?? 1 : 1
+    await scaling(threads: threads, reads: arguments.count > 4 ? Int(arguments[4]) ?? 20_000_000 : 20_000_000, useTasks: arguments.count > 3 && arguments[3] == "tasks")
 case "seed":
     guard arguments.count == 4, let keys = Int(arguments[3]), keys > 0 else { fail("usage: ReadProbe seed <dir> <keys>") }
     await seed(directory: URL(fileURLWithPath: arguments[2], isDirectory: true), keys: keys)
