@@ -3,6 +3,9 @@
 //   ReadProbe read-timer [reads-per-batch]
 //       Times warm synchronous reads of each primitive type (median of 31 batches) and prints
 //       one line per type: `<type> <median ns per read>`.
+//   ReadProbe scaling <threads> [threads|tasks] [total reads]
+//       Reads one Bool from <threads> threads (or tasks of a task group) at once, 20 million reads
+//       in all by default, and prints the median wall time per read over 11 rounds.
 //   ReadProbe seed <dir> <keys>
 //       Stores a snapshot of <keys> keys (Bool, Int, Double, String and enum in turn) in a
 //       FileSnapshotCache at <dir>, as the configuration "default".
@@ -122,7 +125,7 @@ func readTimer(readsPerBatch: Int) async {
 
 // MARK: scaling
 
-/// Reads from `threads` threads at once, `reads` reads in all, and prints the wall time per read.
+/// Reads from `threads` threads (or tasks) at once, `reads` reads in all, and prints the wall time per read.
 func scaling(threads: Int, reads: Int, useTasks: Bool) async {
     let flag = ConfigKey("flag", default: false)
     let client: RemoteConfigClient
@@ -155,7 +158,10 @@ func scaling(threads: Int, reads: Int, useTasks: Bool) async {
         samples.append(Double(monotonicNanoseconds() - start) / Double(reads))
     }
     samples.sort()
-    print("threads=\(threads) nsPerRead=\(String(format: "%.2f", samples[samples.count / 2])) readsPerSecond=\(String(format: "%.0f", 1e9 / samples[samples.count / 2]))")
+    let median = samples[samples.count / 2]
+    print(
+        "\(useTasks ? "tasks" : "threads")=\(threads) nsPerRead=\(String(format: "%.2f", median))"
+            + " readsPerSecond=\(String(format: "%.0f", 1e9 / median))")
 }
 
 // MARK: seed and cold-start
@@ -249,7 +255,9 @@ case "read-timer":
     await readTimer(readsPerBatch: reads)
 case "scaling":
     let threads = arguments.count > 2 ? Int(arguments[2]) ?? 1 : 1
-    await scaling(threads: threads, reads: arguments.count > 4 ? Int(arguments[4]) ?? 20_000_000 : 20_000_000, useTasks: arguments.count > 3 && arguments[3] == "tasks")
+    let useTasks = arguments.count > 3 && arguments[3] == "tasks"
+    let reads = arguments.count > 4 ? Int(arguments[4]) ?? 20_000_000 : 20_000_000
+    await scaling(threads: threads, reads: reads, useTasks: useTasks)
 case "seed":
     guard arguments.count == 4, let keys = Int(arguments[3]), keys > 0 else { fail("usage: ReadProbe seed <dir> <keys>") }
     await seed(directory: URL(fileURLWithPath: arguments[2], isDirectory: true), keys: keys)
@@ -260,5 +268,7 @@ case "cold-start":
     let spawnedAt = arguments.count > 4 ? UInt64(arguments[4]) : nil
     await coldStart(directory: URL(fileURLWithPath: arguments[2], isDirectory: true), keys: keys, spawnedAt: spawnedAt)
 default:
-    fail("usage: ReadProbe read-timer [reads-per-batch] | seed <dir> <keys> | cold-start <dir> <keys> [<spawn ns>]")
+    fail(
+        "usage: ReadProbe read-timer [reads] | scaling <threads> [threads|tasks] [reads] | seed <dir> <keys>"
+            + " | cold-start <dir> <keys> [<spawn ns>]")
 }
