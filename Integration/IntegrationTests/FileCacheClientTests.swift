@@ -18,8 +18,10 @@ struct FileCacheClientTests {
         return try await body(directory)
     }
 
-    func build(_ fetcher: any ConfigFetcher, _ directory: URL, observer: RecordingObserver = RecordingObserver(),
-        activation: ActivationPolicy = .immediate) async throws -> RemoteConfigClient {
+    func build(
+        _ fetcher: any ConfigFetcher, _ directory: URL, observer: RecordingObserver = RecordingObserver(),
+        activation: ActivationPolicy = .immediate
+    ) async throws -> RemoteConfigClient {
         try await RemoteConfigClient.builder(fetcher: fetcher)
             .cache(FileSnapshotCache(directory: directory), name: "app")
             .activation(activation)
@@ -48,7 +50,8 @@ struct FileCacheClientTests {
         try await withDirectory { directory in
             let fetcher = InMemoryFetcher(json: #"{"max_retries": 6}"#)
             _ = try await build(fetcher, directory).refresh()
-            let file = directory.appendingPathComponent(FileSnapshotCache(directory: directory).fileNames(for: "app").snapshot(.active))
+            let file = directory.appendingPathComponent(
+                FileSnapshotCache(directory: directory).fileNames(for: "app").snapshot(.active))
             var bytes = try Data(contentsOf: file)
             bytes[bytes.count - 3] ^= 0xFF
             try bytes.write(to: file)
@@ -74,7 +77,8 @@ struct FileCacheClientTests {
             let fetcher = InMemoryFetcher(json: #"{"max_retries": 6}"#)
             let client = try await build(fetcher, directory)
             _ = try await client.refresh()
-            let payloadFile = directory.appendingPathComponent(FileSnapshotCache(directory: directory).fileNames(for: "app").snapshot(.active))
+            let payloadFile = directory.appendingPathComponent(
+                FileSnapshotCache(directory: directory).fileNames(for: "app").snapshot(.active))
             let before = try FileManager.default.attributesOfItem(atPath: payloadFile.path)
             #expect(try await client.refresh(force: true) == .unchanged)
             let after = try FileManager.default.attributesOfItem(atPath: payloadFile.path)

@@ -25,7 +25,9 @@ struct DependencyRuleTests {
     /// The module named by an import line, or nil when the line is not an import.
     static func importedModule(_ line: String) -> String? {
         var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        while let first = words.first, first.hasPrefix("@") || ["public", "internal", "package", "private", "fileprivate"].contains(first) {
+        while let first = words.first,
+            first.hasPrefix("@") || ["public", "internal", "package", "private", "fileprivate"].contains(first)
+        {
             words.removeFirst()
         }
         guard words.first == "import", words.count >= 2 else { return nil }
@@ -46,7 +48,9 @@ struct DependencyRuleTests {
             for line in text.split(separator: "\n") {
                 guard let imported = Self.importedModule(String(line)) else { continue }
                 checked += 1
-                #expect(Self.allowed[module]?.contains(imported) == true, "\(file.lastPathComponent): \(module) must not import \(imported)")
+                #expect(
+                    Self.allowed[module]?.contains(imported) == true,
+                    "\(file.lastPathComponent): \(module) must not import \(imported)")
             }
         }
         #expect(checked > 0)

@@ -47,7 +47,8 @@ struct PortDefaultsTests {
         let bytes = Data("{}".utf8)
         let snapshot = CachedSnapshot(
             payload: bytes,
-            metadata: SnapshotMetadata(fetchedAt: Date(timeIntervalSince1970: 0), contentHash: ContentHash(of: bytes), source: "t"))
+            metadata: SnapshotMetadata(
+                fetchedAt: Date(timeIntervalSince1970: 0), contentHash: ContentHash(of: bytes), source: "t"))
         #expect(CacheLoadResult.hit(snapshot).snapshot == snapshot)
         #expect(CacheLoadResult.miss.snapshot == nil)
         #expect(CacheLoadResult.unreadable(CacheError(.corrupt(.empty), message: "empty")).snapshot == nil)
