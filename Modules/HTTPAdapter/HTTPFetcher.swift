@@ -1,0 +1,171 @@
+import ConfigDomain
+import ConfigPorts
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Fetches a configuration payload over HTTP(S) with conditional GET, on Foundation's `URLSession`.
+///
+/// ```swift
+/// let fetcher = try HTTPFetcher(
+///     url: URL(string: "https://cdn.example.com/app/config.json")!,
+///     configuration: .init(headerProvider: { ["Authorization": "Bearer \(await tokens.current())"] }))
+/// ```
+///
+/// What it guarantees:
+/// - **Conditional requests** use only the request's validators: `If-None-Match` from
+///   `etag`, `If-Modified-Since` from `lastModified`. A `304` is `.notModified` with the
+///   validators the `304` carries (each falling back to the request's); a `200` is `.modified`
+///   with the response's own `ETag` and `Last-Modified`.
+/// - **No cache in between**: requests ignore locally cached data, and the default session has
+///   no URL cache, so every fetch asks the server and a `304` is never turned into a `200`.
+/// - **Typed errors that say whether and when to retry** (it never retries on its own):
+///   connection failures and timeouts retry with backoff; `5xx` retries with backoff (or at its
+///   `Retry-After`); `429`, and `503` with `Retry-After`, are `.rateLimited` and retry at that
+///   time (seconds or HTTP-date form); other `4xx` are not retried (except `408`, with backoff);
+///   redirect loops are not retried; a body over ``Configuration/maxBodySize`` is aborted as soon
+///   as it is exceeded; a wrong content type, a body shorter than its `Content-Length`, and an
+///   empty `200` retry with backoff (a captive portal or a deploy in progress passes).
+/// - **HTTPS only**, except to loopback hosts or with the loudly named opt-in.
+/// - **No secrets out**: values of secret headers never appear in an error, a description or
+///   a reflection, and are not forwarded when a redirect leads to another origin. The URL's
+///   query (which may hold a key) is shown as `?<redacted>`.
+/// - **Cancellation** of the calling task cancels the transfer and throws `FetchError.cancelled`.
+///
+/// A fetcher is a value; copies share one session. It is safe to call from many tasks at once.
+public struct HTTPFetcher: ConfigFetcher {
+    /// The URL fetched.
+    public let url: URL
+    /// The settings.
+    public let configuration: Configuration
+
+    private let driver: SessionDriver
+    private let displayURL: String
+    private let staticSecretValues: [String]
+    private let secretNames: Set<String>
+
+    /// Creates a fetcher for `url`.
+    ///
+    /// - Throws: `ConfigurationError` (`.invalidAdapterSetting`) when the URL is not `https`
+    ///   (or `http` to a loopback host, or `http` with ``Configuration/allowsInsecureHTTPForNonLoopbackHosts``),
+    ///   or when a setting is out of range or a header cannot be sent.
+    public init(url: URL, configuration: Configuration = .init()) throws(ConfigurationError) {
+        if let refusal = EndpointPolicy.refusal(for: url, allowsInsecureHTTP: configuration.allowsInsecureHTTPForNonLoopbackHosts) {
+            throw ConfigurationError(.invalidAdapterSetting, "HTTPFetcher: \(refusal)")
+        }
+        try configuration.validate()
+        self.url = url
+        self.configuration = configuration
+        self.driver = SessionDriver(configuration: configuration)
+        self.displayURL = EndpointPolicy.displayString(for: url)
+        self.secretNames = configuration.allSecretHeaderNames
+        self.staticSecretValues = configuration.headers.compactMap { name, value in
+            configuration.allSecretHeaderNames.contains(name.lowercased()) ? value : nil
+        }
+    }
+
+    /// Fetches the payload, conditionally on `request.validators`. Never retries on its own.
+    public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
+        var secretValues = staticSecretValues
+        do throws(FetchError) {
+            if Task.isCancelled { throw FetchError.cancelled }
+            var headers = configuration.headers
+            if let provider = configuration.headerProvider {
+                let provided = try await providedHeaders(from: provider)
+                for (name, value) in provided {
+                    if secretNames.contains(name.lowercased()) { secretValues.append(value) }
+                    if let problem = HeaderRules.problem(name: name, value: value) {
+                        throw FetchError(
+                            .other, retry: .doNotRetry,
+                            message: "the header provider returned a header \"\(HeaderRules.printableName(name))\" that cannot be sent: \(problem)")
+                    }
+                    for existing in headers.keys where existing.lowercased() == name.lowercased() {
+                        headers[existing] = nil
+                    }
+                    headers[name] = value
+                }
+                if Task.isCancelled { throw FetchError.cancelled }
+            }
+            let urlRequest = makeRequest(headers: headers, validators: request.validators)
+            let transfer = Transfer(rules: transferRules)
+            let outcome = await driver.perform(urlRequest, transfer: transfer)
+            return try ResponseInterpreter(
+                displayURL: displayURL, configuration: configuration, now: configuration.now()
+            ).result(for: outcome, request: request)
+        } catch {
+            throw SecretRedactor(secretValues: secretValues).redact(error).replacingURL(url.absoluteString, with: displayURL)
+        }
+    }
+
+    private func providedHeaders(
+        from provider: @Sendable () async throws -> [String: String]
+    ) async throws(FetchError) -> [String: String] {
+        do {
+            return try await provider()
+        } catch let error as FetchError {
+            throw error
+        } catch is CancellationError {
+            throw FetchError.cancelled
+        } catch {
+            if Task.isCancelled { throw FetchError.cancelled }
+            throw FetchError(
+                .other, retry: .backoff,
+                message: "the header provider failed with \(String(reflecting: type(of: error))); its message is "
+                    + "withheld because it may contain a secret; the request to \(displayURL) was not sent")
+        }
+    }
+
+    private var transferRules: TransferRules {
+        TransferRules(
+            maxBodySize: configuration.maxBodySize, maxRedirects: configuration.maxRedirects,
+            allowsInsecureHTTP: configuration.allowsInsecureHTTPForNonLoopbackHosts,
+            acceptedContentTypes: configuration.acceptedContentTypes,
+            acceptsMissingContentType: configuration.acceptsMissingContentType, secretHeaderNames: secretNames,
+            timeout: configuration.timeout)
+    }
+
+    private func makeRequest(headers: [String: String], validators: Validators) -> URLRequest {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout)
+        request.httpMethod = "GET"
+        request.httpShouldHandleCookies = false
+        var hasAccept = false
+        for (name, value) in headers where !HeaderRules.conditionalHeaderNames.contains(name.lowercased()) {
+            if name.lowercased() == "accept" { hasAccept = true }
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        if !hasAccept {
+            request.setValue(configuration.acceptedContentTypes.joined(separator: ", "), forHTTPHeaderField: "Accept")
+        }
+        if let etag = validators.etag, HeaderRules.problem(name: "If-None-Match", value: etag) == nil {
+            request.setValue(etag, forHTTPHeaderField: "If-None-Match")
+        }
+        if let lastModified = validators.lastModified,
+            HeaderRules.problem(name: "If-Modified-Since", value: lastModified) == nil
+        {
+            request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
+        }
+        return request
+    }
+}
+
+extension HTTPFetcher: CustomStringConvertible, CustomReflectable {
+    /// `HTTPFetcher(https://host/path)`, with any query redacted.
+    public var description: String { "HTTPFetcher(\(displayURL))" }
+
+    /// A mirror showing the redacted URL and the redacted configuration.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["url": displayURL, "configuration": configuration], displayStyle: .struct)
+    }
+}
+
+extension FetchError {
+    /// This error with every occurrence of `raw` in its message replaced by `display`.
+    fileprivate func replacingURL(_ raw: String, with display: String) -> FetchError {
+        guard raw != display, message.contains(raw) else { return self }
+        var copy = self
+        copy.message = message.replacingOccurrences(of: raw, with: display)
+        return copy
+    }
+}

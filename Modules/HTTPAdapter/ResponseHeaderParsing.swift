@@ -1,0 +1,69 @@
+import Foundation
+
+/// Reads the response headers the fetcher acts on: `Retry-After`, `Cache-Control`, `Age`, `Content-Type`.
+enum ResponseHeaderParsing {
+    /// The date a `Retry-After` value names: `now` plus its seconds, or its HTTP date; `nil` when malformed.
+    static func retryAfter(_ value: String?, now: Date) -> Date? {
+        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        if text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            guard let seconds = Int(text) else { return nil }
+            return now.addingTimeInterval(TimeInterval(seconds))
+        }
+        return HTTPDate.parse(text)
+    }
+
+    /// The `max-age` of a `Cache-Control` value less the response's `Age`, in seconds, or `nil`.
+    ///
+    /// Only `max-age` counts: `s-maxage` is for shared caches, and `no-cache` or `no-store` do not
+    /// make a TTL (the client's own policy applies).
+    static func maxAge(cacheControl: String?, age: String?) -> TimeInterval? {
+        guard let cacheControl else { return nil }
+        var maxAge: Int?
+        for directive in cacheControl.split(separator: ",") {
+            let pair = directive.split(separator: "=", maxSplits: 1).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard pair.count == 2, pair[0].lowercased() == "max-age" else { continue }
+            var number = pair[1]
+            if number.count >= 2 && number.hasPrefix("\"") && number.hasSuffix("\"") {
+                number = String(number.dropFirst().dropLast())
+            }
+            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            maxAge = Int(number) ?? Int.max
+        }
+        guard let maxAge else { return nil }
+        var elapsed = 0
+        if let age = age?.trimmingCharacters(in: .whitespaces), !age.isEmpty, age.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            elapsed = Int(age) ?? Int.max
+        }
+        return TimeInterval(max(0, maxAge - min(elapsed, maxAge)))
+    }
+
+    /// The media type of a `Content-Type` value, lowercased, without parameters: `application/json`.
+    static func mediaType(_ contentType: String?) -> String? {
+        guard let contentType else { return nil }
+        let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return type.isEmpty ? nil : type
+    }
+
+    /// Whether `mediaType` matches `pattern`: exact, `type/*`, `type/*+suffix` or `*/*`.
+    static func matches(_ mediaType: String, pattern: String) -> Bool {
+        let pattern = pattern.lowercased()
+        if pattern == "*/*" { return true }
+        let wanted = pattern.split(separator: "/", maxSplits: 1).map(String.init)
+        let actual = mediaType.split(separator: "/", maxSplits: 1).map(String.init)
+        guard wanted.count == 2, actual.count == 2, wanted[0] == actual[0] else { return false }
+        if wanted[1] == "*" { return true }
+        if wanted[1].hasPrefix("*") { return actual[1].hasSuffix(wanted[1].dropFirst()) && actual[1].count > wanted[1].count - 1 }
+        return wanted[1] == actual[1]
+    }
+
+    /// Whether a pattern is well formed: `type/subtype` where the subtype may be `*` or start with `*+`.
+    static func isValidPattern(_ pattern: String) -> Bool {
+        let parts = pattern.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return false }
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "!#$&-^_.+*"))
+        return pattern.unicodeScalars.allSatisfy { $0 == "/" || allowed.contains($0) }
+    }
+}

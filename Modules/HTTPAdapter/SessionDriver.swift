@@ -1,0 +1,144 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Owns the `URLSession` a fetcher uses and routes each task's callbacks to its ``Transfer``.
+///
+/// The fetcher's own session has a session-level delegate (the router), which works the same on
+/// Linux and Apple platforms. A session the app injects is used directly with per-task delegates
+/// on Apple platforms; on Linux, where swift-corelibs-foundation does not deliver data-task
+/// callbacks to per-task delegates, a private session is made from its configuration.
+final class SessionDriver: Sendable {
+    private let session: URLSession
+    private let router: TaskRouter?
+    private let ownsSession: Bool
+
+    /// Creates the driver for a configuration.
+    init(configuration: HTTPFetcher.Configuration) {
+        if let injected = configuration.session {
+            #if canImport(FoundationNetworking)
+                let router = TaskRouter()
+                self.router = router
+                self.session = URLSession(configuration: injected.configuration, delegate: router, delegateQueue: nil)
+                self.ownsSession = true
+            #else
+                self.router = nil
+                self.session = injected
+                self.ownsSession = false
+            #endif
+        } else {
+            let router = TaskRouter()
+            self.router = router
+            self.session = URLSession(
+                configuration: Self.defaultSessionConfiguration(timeout: configuration.timeout), delegate: router,
+                delegateQueue: nil)
+            self.ownsSession = true
+        }
+    }
+
+    deinit {
+        if ownsSession { session.finishTasksAndInvalidate() }
+    }
+
+    /// The default session's configuration: ephemeral, no URL cache, no cookies, no stored credentials.
+    static func defaultSessionConfiguration(timeout: TimeInterval) -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCredentialStorage = nil
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        return configuration
+    }
+
+    /// Runs `request`, streaming into `transfer`, and returns how it ended.
+    ///
+    /// Cancelling the calling task cancels the underlying URL task and returns promptly with
+    /// ``TransferAbort/callerCancelled``.
+    func perform(_ request: URLRequest, transfer: Transfer) async -> TransferOutcome {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<TransferOutcome, Never>) in
+                let task = session.dataTask(with: request)
+                let identifier = task.taskIdentifier
+                if let router {
+                    router.register(transfer, for: identifier)
+                } else {
+                    #if !canImport(FoundationNetworking)
+                        task.delegate = transfer
+                    #endif
+                }
+                let router = self.router
+                transfer.start(
+                    task, url: request.url ?? URL(fileURLWithPath: "/"), continuation: continuation,
+                    onFinish: { router?.unregister(identifier) })
+            }
+        } onCancel: {
+            transfer.abort(.callerCancelled)
+        }
+    }
+}
+
+/// Forwards session-level delegate callbacks to the ``Transfer`` registered for each task.
+///
+/// `@unchecked Sendable`: `transfers` is read and written only while holding `lock`.
+final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var transfers: [Int: Transfer] = [:]
+
+    /// Routes callbacks for task `identifier` to `transfer`.
+    func register(_ transfer: Transfer, for identifier: Int) {
+        lock.lock()
+        transfers[identifier] = transfer
+        lock.unlock()
+    }
+
+    /// Stops routing callbacks for task `identifier`.
+    func unregister(_ identifier: Int) {
+        lock.lock()
+        transfers[identifier] = nil
+        lock.unlock()
+    }
+
+    private func transfer(for task: URLSessionTask) -> Transfer? {
+        lock.lock()
+        defer { lock.unlock() }
+        return transfers[task.taskIdentifier]
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        guard let transfer = transfer(for: dataTask) else {
+            completionHandler(.cancel)
+            return
+        }
+        transfer.urlSession(session, dataTask: dataTask, didReceive: response, completionHandler: completionHandler)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        transfer(for: dataTask)?.urlSession(session, dataTask: dataTask, didReceive: data)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        guard let transfer = transfer(for: task) else {
+            completionHandler(nil)
+            return
+        }
+        transfer.urlSession(
+            session, task: task, willPerformHTTPRedirection: response, newRequest: request,
+            completionHandler: completionHandler)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        transfer(for: task)?.urlSession(session, task: task, didCompleteWithError: error)
+    }
+}
