@@ -1,0 +1,199 @@
+import ConfigDomain
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A cache file read whole and verified.
+struct VerifiedCacheFile: Sendable {
+    /// The fixed header.
+    var header: EnvelopeHeader
+    /// The configuration name stored in the file.
+    var name: String
+    /// The metadata stored in the file.
+    var metadata: SnapshotMetadata
+    /// The payload (snapshot files only; empty for a renewal file).
+    var payload: Data
+    /// The file's identity and size when it was read.
+    var identity: PosixFileSystem.EntryStatus
+}
+
+/// What reading one cache file found.
+enum CacheFileReadOutcome: Sendable {
+    /// No file at the path.
+    case absent
+    /// A whole, verified file.
+    case intact(VerifiedCacheFile)
+    /// Damaged or foreign data at the path: quarantine it (if it is still the same entry) and
+    /// report the error. `identity` is nil when the entry could not even be examined.
+    case damaged(CacheError, identity: PosixFileSystem.EntryStatus?)
+    /// The file could not be read (permissions, I/O) or is valid but over this cache's size
+    /// limit: report the error, leave the file alone.
+    case failed(CacheError)
+}
+
+/// Reads and verifies cache files, in stages, never reading more than the header declares and
+/// never trusting a length before the header checksum has vouched for it.
+enum CacheFileReader {
+    /// Reads the file at `path` as a `kind` file.
+    static func read(_ path: String, kind: CacheFileKind, maxPayloadSize: Int) -> CacheFileReadOutcome {
+        // O_NONBLOCK so a FIFO planted at the path cannot block the open; O_NOFOLLOW so a
+        // symbolic link is refused rather than followed out of the directory.
+        let file: OpenFile
+        switch OpenFile.open(path, flags: O_RDONLY | O_NONBLOCK | O_NOFOLLOW) {
+        case .success(let opened): file = opened
+        case .failure(let failure) where failure.isNotFound: return .absent
+        case .failure(let failure) where failure.code == ELOOP:
+            let identity = try? PosixFileSystem.status(path).get()
+            return .damaged(damage(.notAFile, path, kind, "it is a symbolic link, which the cache never creates"), identity: identity)
+        case .failure(let failure): return .failed(failure.cacheError(path: path))
+        }
+        let identity: PosixFileSystem.EntryStatus
+        switch file.status() {
+        case .success(let status): identity = status
+        case .failure(let failure): return .failed(failure.cacheError(path: path))
+        }
+        guard identity.isRegularFile else {
+            let what = identity.isDirectory ? "a directory" : "not a regular file"
+            return .damaged(damage(.notAFile, path, kind, "it is \(what)"), identity: identity)
+        }
+        let outcome = verify(file, identity: identity, path: path, kind: kind, maxPayloadSize: maxPayloadSize)
+        switch outcome {
+        case .success(let verified): return .intact(verified)
+        case .failure(.damaged(let error)): return .damaged(error, identity: identity)
+        case .failure(.failed(let error)): return .failed(error)
+        }
+    }
+
+    private static func verify(
+        _ file: OpenFile, identity: PosixFileSystem.EntryStatus, path: String, kind: CacheFileKind, maxPayloadSize: Int
+    ) -> Result<VerifiedCacheFile, ReadProblem> {
+        func damaged(_ reason: CacheError.CorruptionReason, _ detail: String) -> Result<VerifiedCacheFile, ReadProblem> {
+            .failure(.damaged(damage(reason, path, kind, detail)))
+        }
+        func read(_ count: Int) -> Result<[UInt8], ReadProblem> {
+            file.read(count: count).mapError { .failed($0.cacheError(path: path)) }
+        }
+        let size = identity.size
+        if size == 0 { return damaged(.empty, "it has no bytes") }
+
+        // Magic.
+        let magicLength = kind.magic.count
+        let head: [UInt8]
+        switch read(Int(min(size, Int64(EnvelopeHeader.size)))) {
+        case .success(let bytes): head = bytes
+        case .failure(let failure): return .failure(failure)
+        }
+        let magicPart = Array(head.prefix(magicLength))
+        if magicPart != Array(kind.magic.prefix(magicPart.count)) {
+            let other: CacheFileKind = kind == .snapshot ? .renewal : .snapshot
+            if magicPart == other.magic {
+                return damaged(.badMagic, "it holds \(other.label), not \(kind.label)")
+            }
+            return damaged(.badMagic, "it does not start with the cache's magic bytes (not a cache file)")
+        }
+        if head.count < magicLength + 2 {
+            return damaged(.truncated, "it ends after \(head.count) bytes, inside the header")
+        }
+
+        // Version, before anything else: a newer version may lay out the rest differently.
+        let version = ByteOrder.read(UInt16.self, head, at: magicLength)
+        guard version == EnvelopeHeader.currentVersion else {
+            let supported = Int(EnvelopeHeader.currentVersion)
+            let message =
+                "\(path) was written in cache format version \(version); this build reads version \(supported) only. "
+                + "It is treated as a miss and replaced by the next successful fetch; update the library to read it"
+            return .failure(.damaged(CacheError(.unsupportedVersion(found: Int(version), supported: supported), message: message)))
+        }
+        guard head.count == EnvelopeHeader.size, let header = EnvelopeHeader(parsing: head) else {
+            return damaged(.truncated, "it ends after \(head.count) bytes, inside the \(EnvelopeHeader.size)-byte header")
+        }
+
+        // Metadata section, then the header checksum over both.
+        let metadataLength = Int(header.metadataLength)
+        if Int64(EnvelopeHeader.size) + Int64(metadataLength) > size {
+            return damaged(.truncated, "its header declares \(metadataLength) bytes of metadata but the file has \(size) bytes in all")
+        }
+        if metadataLength > EnvelopeHeader.maxMetadataLength {
+            return damaged(.badMetadata, "its header declares \(metadataLength) bytes of metadata, over the \(EnvelopeHeader.maxMetadataLength)-byte bound")
+        }
+        let metadataBytes: [UInt8]
+        switch read(metadataLength) {
+        case .success(let bytes) where bytes.count == metadataLength: metadataBytes = bytes
+        case .success: return damaged(.truncated, "it ended while its metadata was being read")
+        case .failure(let failure): return .failure(failure)
+        }
+        let expectedHeaderChecksum = EnvelopeHeader.checksum(headerBytes: head, metadata: metadataBytes)
+        guard expectedHeaderChecksum == header.headerChecksum else {
+            return damaged(
+                .badChecksum,
+                "its header checksum is \(hex(header.headerChecksum)) but the header and metadata hash to \(hex(expectedHeaderChecksum))")
+        }
+        guard header.reserved == 0 else {
+            return damaged(.badMetadata, "reserved header flags \(header.reserved) are set, which version 1 never does")
+        }
+        let decoded: (name: String, metadata: SnapshotMetadata)
+        switch MetadataCoding.decode(metadataBytes) {
+        case .success(let value): decoded = value
+        case .failure(let failure): return damaged(.badMetadata, "its metadata does not decode: \(failure.detail)")
+        }
+
+        // Payload (snapshot files only).
+        let payloadLength: Int64 = kind == .snapshot ? Int64(clamping: header.payloadLength) : 0
+        if kind == .snapshot && header.payloadLength > UInt64(maxPayloadSize) {
+            return .failure(
+                .failed(
+                    CacheError(
+                        .payloadTooLarge(size: Int(clamping: header.payloadLength), limit: maxPayloadSize),
+                        message:
+                            "\(path) holds a payload of \(header.payloadLength) bytes, over this cache's limit of \(maxPayloadSize) bytes; "
+                            + "it is left in place and treated as a miss. Raise Options.maxPayloadSize to read it")))
+        }
+        let expectedSize = Int64(EnvelopeHeader.size) + Int64(metadataLength) + payloadLength
+        if size < expectedSize {
+            return damaged(.truncated, "it has \(size) bytes but its header declares \(expectedSize)")
+        }
+        if size > expectedSize {
+            return damaged(.trailingBytes, "it has \(size - expectedSize) bytes after the declared end (\(expectedSize) bytes)")
+        }
+        var payload = Data()
+        if payloadLength > 0 {
+            payload = Data(count: Int(payloadLength))
+            let readResult = payload.withUnsafeMutableBytes { file.read(into: $0) }
+            switch readResult {
+            case .success(let n) where n == Int(payloadLength): break
+            case .success: return damaged(.truncated, "it ended while its payload was being read")
+            case .failure(let failure): return .failure(.failed(failure.cacheError(path: path)))
+            }
+            let computed = payload.withUnsafeBytes { CRC32C.checksum($0) }
+            guard computed == header.payloadChecksum else {
+                return damaged(
+                    .badChecksum,
+                    "its payload checksum is \(hex(header.payloadChecksum)) but the payload hashes to \(hex(computed))")
+            }
+        }
+        return .success(
+            VerifiedCacheFile(header: header, name: decoded.name, metadata: decoded.metadata, payload: payload, identity: identity))
+    }
+
+    /// Why verification stopped.
+    private enum ReadProblem: Error {
+        /// Damaged or foreign data: quarantine.
+        case damaged(CacheError)
+        /// Unreadable or over the limit: leave alone.
+        case failed(CacheError)
+    }
+
+    /// A corruption error for `path` with a readable explanation.
+    static func damage(_ reason: CacheError.CorruptionReason, _ path: String, _ kind: CacheFileKind, _ detail: String) -> CacheError {
+        CacheError(.corrupt(reason), message: "the \(kind.label) file \(path) is damaged (\(reason.rawValue)): \(detail)")
+    }
+
+    /// `0x1234abcd`.
+    static func hex(_ value: UInt32) -> String { "0x" + CacheFileNames.hex(UInt64(value), digits: 8) }
+}

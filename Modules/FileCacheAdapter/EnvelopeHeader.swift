@@ -1,0 +1,124 @@
+/// The fixed 40-byte header that starts every cache file (see FORMAT.md).
+///
+/// All integers are big-endian. The header checksum covers bytes 0..<36 followed by the
+/// metadata section, so every byte of a file except the payload is protected by it, and the
+/// payload is protected by its own checksum.
+struct EnvelopeHeader: Sendable, Hashable {
+    /// Bytes in the fixed header.
+    static let size = 40
+    /// The format version this build writes and the only one it reads.
+    static let currentVersion: UInt16 = 1
+    /// The largest metadata section a reader accepts (a sanity bound, far above real metadata).
+    static let maxMetadataLength = 1 << 20
+
+    /// The format version (offset 8).
+    var version: UInt16 = EnvelopeHeader.currentVersion
+    /// Reserved flags, zero in version 1 (offset 10).
+    var reserved: UInt16 = 0
+    /// The length of the metadata section that follows the header (offset 12).
+    var metadataLength: UInt32
+    /// A random number identifying one stored payload (offset 16). A renewal file repeats the
+    /// generation of the snapshot file it renews.
+    var generation: UInt64
+    /// The payload's length in bytes (offset 24).
+    var payloadLength: UInt64
+    /// The CRC-32C of the payload (offset 32).
+    var payloadChecksum: UInt32
+    /// The CRC-32C of bytes 0..<36 and the metadata section (offset 36).
+    var headerChecksum: UInt32 = 0
+
+    /// The 40 header bytes for `kind`, with ``headerChecksum`` as stored.
+    func encoded(kind: CacheFileKind) -> [UInt8] {
+        var bytes = kind.magic
+        bytes.reserveCapacity(Self.size)
+        ByteOrder.append(version, to: &bytes)
+        ByteOrder.append(reserved, to: &bytes)
+        ByteOrder.append(metadataLength, to: &bytes)
+        ByteOrder.append(generation, to: &bytes)
+        ByteOrder.append(payloadLength, to: &bytes)
+        ByteOrder.append(payloadChecksum, to: &bytes)
+        ByteOrder.append(headerChecksum, to: &bytes)
+        return bytes
+    }
+
+    /// Parses the fields of a 40-byte header (the magic is checked by the caller).
+    init?(parsing bytes: [UInt8]) {
+        guard bytes.count >= Self.size else { return nil }
+        version = ByteOrder.read(UInt16.self, bytes, at: 8)
+        reserved = ByteOrder.read(UInt16.self, bytes, at: 10)
+        metadataLength = ByteOrder.read(UInt32.self, bytes, at: 12)
+        generation = ByteOrder.read(UInt64.self, bytes, at: 16)
+        payloadLength = ByteOrder.read(UInt64.self, bytes, at: 24)
+        payloadChecksum = ByteOrder.read(UInt32.self, bytes, at: 32)
+        headerChecksum = ByteOrder.read(UInt32.self, bytes, at: 36)
+    }
+
+    /// Creates a header; the header checksum is filled in by ``sealed(kind:metadata:)``.
+    init(metadataLength: UInt32, generation: UInt64, payloadLength: UInt64, payloadChecksum: UInt32) {
+        self.metadataLength = metadataLength
+        self.generation = generation
+        self.payloadLength = payloadLength
+        self.payloadChecksum = payloadChecksum
+    }
+
+    /// The checksum of the first 36 header bytes followed by `metadata`.
+    static func checksum(headerBytes: [UInt8], metadata: [UInt8]) -> UInt32 {
+        var crc = CRC32C()
+        headerBytes.withUnsafeBytes { crc.update(UnsafeRawBufferPointer(rebasing: $0.prefix(36))) }
+        metadata.withUnsafeBytes { crc.update($0) }
+        return crc.value
+    }
+
+    /// Header plus metadata, ready to write: the header checksum computed over both.
+    func sealed(kind: CacheFileKind, metadata: [UInt8]) -> [UInt8] {
+        var header = self
+        header.metadataLength = UInt32(metadata.count)
+        header.headerChecksum = Self.checksum(headerBytes: header.encoded(kind: kind), metadata: metadata)
+        return header.encoded(kind: kind) + metadata
+    }
+}
+
+/// The two kinds of cache file, told apart by their magic bytes.
+enum CacheFileKind: Sendable, Hashable {
+    /// `<stem>.<slot>.snap`: header, metadata, payload.
+    case snapshot
+    /// `<stem>.active.meta`: header and metadata only; the header names the payload it renews.
+    case renewal
+
+    /// `89 52 43 53 0D 0A 1A 0A` (`\x89RCS\r\n\x1a\n`) or `89 52 43 4D 0D 0A 1A 0A` (`\x89RCM…`).
+    var magic: [UInt8] {
+        switch self {
+        case .snapshot: [0x89, 0x52, 0x43, 0x53, 0x0D, 0x0A, 0x1A, 0x0A]
+        case .renewal: [0x89, 0x52, 0x43, 0x4D, 0x0D, 0x0A, 0x1A, 0x0A]
+        }
+    }
+
+    /// `snapshot` or `renewal metadata`, for messages.
+    var label: String {
+        switch self {
+        case .snapshot: "snapshot"
+        case .renewal: "renewal metadata"
+        }
+    }
+}
+
+/// Big-endian integer encoding.
+enum ByteOrder {
+    /// Appends `value` big-endian.
+    static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+        var shift = T.bitWidth - 8
+        while shift >= 0 {
+            bytes.append(UInt8(truncatingIfNeeded: value >> T(shift)))
+            shift -= 8
+        }
+    }
+
+    /// Reads a big-endian `T` at `offset`; the caller has checked the bounds.
+    static func read<T: FixedWidthInteger>(_: T.Type, _ bytes: [UInt8], at offset: Int) -> T {
+        var value: T = 0
+        for i in 0..<(T.bitWidth / 8) {
+            value = value << 8 | T(bytes[offset + i])
+        }
+        return value
+    }
+}

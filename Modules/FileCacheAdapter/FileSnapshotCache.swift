@@ -1,0 +1,91 @@
+import ConfigDomain
+import ConfigPorts
+import Foundation
+
+/// A ``SnapshotCache`` in a directory of files: crash-safe, self-verifying, shared safely by
+/// several processes (an app and its extensions, several server workers).
+///
+/// - One directory holds any number of configuration names; each name gets its own files,
+///   named safely whatever the name (see ``CacheFileNames``).
+/// - Every file is a versioned envelope with checksums (see `FORMAT.md` in this module). The
+///   payload is stored byte for byte as fetched.
+/// - Every write replaces a whole file atomically (temporary file, `fsync`, `rename`, directory
+///   `fsync`) under an advisory `flock` with a bounded wait, so a crash at any moment leaves the
+///   previous snapshot or the new one, and writers in different processes never interleave.
+/// - A renewal (after a 304) writes only a small metadata file bound to the payload it renews;
+///   the payload file is not touched.
+/// - A damaged, foreign or newer-format file never crashes a load and is never thrown at a
+///   reader: the load returns ``CacheLoadResult/unreadable(_:)`` with the typed reason, moves the
+///   file to `quarantine/` (keeping the newest ``Options/quarantineLimit``), and the next load is
+///   a clean miss.
+/// - All file work runs on a dedicated dispatch queue, never on the caller's thread.
+///
+/// ```swift
+/// let cache = FileSnapshotCache(directory: applicationSupport.appendingPathComponent("RemoteConfig"))
+/// ```
+public final class FileSnapshotCache: SnapshotCache {
+    /// The directory holding the files; created (mode 0700 by default) on the first store.
+    public let directory: URL
+    /// Limits and file attributes.
+    public let options: Options
+
+    private let engine: CacheDirectory
+
+    /// Creates a cache over `directory`. Nothing is read or created until the first call.
+    public init(directory: URL, options: Options = .init()) {
+        self.directory = directory
+        self.options = options
+        self.engine = CacheDirectory(path: directory.path, options: options)
+    }
+
+    /// Loads the snapshot of `name` in `slot`. Never throws: damaged data is
+    /// ``CacheLoadResult/unreadable(_:)`` (and moved to quarantine), absent data a miss.
+    public func load(_ name: String, slot: CacheSlot) async -> CacheLoadResult {
+        let engine = self.engine
+        return await BlockingIOQueue.run { engine.load(name, slot: slot) }
+    }
+
+    /// Stores `snapshot` as `name` in `slot`, replacing the previous one atomically.
+    ///
+    /// Throws `payloadTooLarge` (nothing written), `lockTimeout` (another writer held the lock
+    /// for longer than ``Options/lockTimeout``), or `io` (the file system refused).
+    public func store(_ snapshot: CachedSnapshot, as name: String, slot: CacheSlot) async throws(CacheError) {
+        let engine = self.engine
+        try await BlockingIOQueue.run { engine.store(snapshot, as: name, slot: slot).map { _ in () } }.get()
+    }
+
+    /// Replaces the metadata of the active snapshot of `name` by writing only a small renewal
+    /// file; the payload file is not rewritten.
+    ///
+    /// Throws `notFound` when nothing is stored, or when the stored snapshot's content hash is
+    /// not `metadata.contentHash` (another process replaced the payload since it was loaded, and
+    /// these validators describe a payload the cache no longer holds).
+    public func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError) {
+        let engine = self.engine
+        try await BlockingIOQueue.run { engine.renew(metadata, for: name).map { _ in () } }.get()
+    }
+
+    /// Makes the pending snapshot of `name` active with one atomic rename; `false` when there was
+    /// none. A damaged pending snapshot is quarantined and thrown as `corrupt`.
+    public func promotePending(_ name: String) async throws(CacheError) -> Bool {
+        let engine = self.engine
+        return try await BlockingIOQueue.run { engine.promotePending(name) }.get()
+    }
+
+    /// Removes the active and pending snapshots of `name` (the lock file stays).
+    public func clear(_ name: String) async throws(CacheError) {
+        let engine = self.engine
+        try await BlockingIOQueue.run { engine.clear(name) }.get()
+    }
+
+    /// Lists what the directory holds (every configuration with its metadata, sizes, integrity
+    /// and pending snapshot, the quarantined files, stray files) without changing anything.
+    /// A missing directory is an empty report; an unreadable one throws `io`.
+    public func inspect() async throws(CacheError) -> CacheDirectoryReport {
+        let engine = self.engine
+        return try await BlockingIOQueue.run { engine.inspect() }.get()
+    }
+
+    /// The names of the files `name` uses in ``directory``.
+    public func fileNames(for name: String) -> CacheFileNames { CacheFileNames(name: name) }
+}
