@@ -16,7 +16,9 @@ struct DemoCommand: AsyncParsableCommand {
             It uses only 127.0.0.1 and a temporary folder, removed at the end (unless --keep-files).
             """)
 
-    @Option(help: ArgumentHelp("The folder holding config.json and manifest.json (default: the examples shipped with the tool).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "The folder holding config.json and manifest.json (default: the examples shipped with the tool).", valueName: "dir"))
     var examples: String?
 
     @Flag(help: "Keep the temporary folder (served file and cache) and print its path, to explore with `inspect`.")

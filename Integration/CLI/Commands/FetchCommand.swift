@@ -38,7 +38,9 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "The configuration's name in the cache (several can share a directory).")
     var name: String = "default"
 
-    @Option(name: .customLong("keys"), help: ArgumentHelp("A key manifest (JSON): read values through typed keys with rules.", valueName: "manifest.json"))
+    @Option(
+        name: .customLong("keys"),
+        help: ArgumentHelp("A key manifest (JSON): read values through typed keys with rules.", valueName: "manifest.json"))
     var keys: String?
 
     @Option(help: ArgumentHelp("Seconds a snapshot stays fresh, for the freshness shown (default 12 h).", valueName: "seconds"))
@@ -55,7 +57,8 @@ struct FetchCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("header"),
-        help: ArgumentHelp("A request header, \"Name: value\"; repeat for more. Authorization values are never printed.", valueName: "header"))
+        help: ArgumentHelp(
+            "A request header, \"Name: value\"; repeat for more. Authorization values are never printed.", valueName: "header"))
     var headers: [String] = []
 
     @Flag(help: "Print the result as JSON.")
@@ -137,7 +140,8 @@ struct FetchCommand: AsyncParsableCommand {
             report.cacheBefore = .miss
             for event in events.all {
                 switch event {
-                case .cacheLoaded(_, let fetchedAt, let freshness): report.cacheBefore = .hit(fetchedAt: fetchedAt, freshness: freshness)
+                case .cacheLoaded(_, let fetchedAt, let freshness):
+                    report.cacheBefore = .hit(fetchedAt: fetchedAt, freshness: freshness)
                 case .cacheUnreadable(let error): report.cacheBefore = .unreadable(error.message)
                 default: break
                 }

@@ -26,7 +26,8 @@ struct InspectCommand: AsyncParsableCommand {
     @Argument(help: "The cache directory (as given to FileSnapshotCache or fetch --cache-dir).")
     var directory: String
 
-    @Option(help: ArgumentHelp("Seconds a snapshot stays fresh (default 12 h, the library's standard policy).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp("Seconds a snapshot stays fresh (default 12 h, the library's standard policy).", valueName: "seconds"))
     var ttl: Double = 43_200
 
     @Option(help: ArgumentHelp("Seconds past the TTL a snapshot may be served as stale (default 7 days).", valueName: "seconds"))

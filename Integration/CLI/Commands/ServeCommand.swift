@@ -60,7 +60,10 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "fraction"))
     var failRate: Double?
 
-    @Option(help: ArgumentHelp("The seed that picks which requests fail under --fail-rate; the same seed fails the same requests.", valueName: "number"))
+    @Option(
+        help: ArgumentHelp(
+            "The seed that picks which requests fail under --fail-rate; the same seed fails the same requests.",
+            valueName: "number"))
     var seed: UInt64?
 
     @Flag(help: "Do not log each request (reloads and refusals are still printed).")
@@ -138,7 +141,8 @@ enum ServeLog {
             console.line("Loaded \(document.path) (\(Formatting.bytes(document.body.count)), etag \(document.etag))")
         case .reloaded(let document):
             console.line(
-                console.styled("Reloaded", .green) + " \(document.path): new version (\(Formatting.bytes(document.body.count)), etag \(document.etag))")
+                console.styled("Reloaded", .green)
+                    + " \(document.path): new version (\(Formatting.bytes(document.body.count)), etag \(document.etag))")
         case .refused(let path, let reason, let kept):
             let tail =
                 kept.map { "still serving the last good version (etag \($0.etag))" }

@@ -64,7 +64,8 @@ struct ValidateCommand: AsyncParsableCommand {
             }
             if !result.isValid {
                 let count = result.problems.count
-                throw CLIFailure.problem("\(count) value\(count == 1 ? " is" : "s are") rejected; \(config) must not be published as is")
+                throw CLIFailure.problem(
+                    "\(count) value\(count == 1 ? " is" : "s are") rejected; \(config) must not be published as is")
             }
             if strict && !result.undeclared.isEmpty {
                 throw CLIFailure.problem("\(result.undeclared.count) undeclared key(s), and --strict treats warnings as failures")
@@ -93,7 +94,9 @@ struct ValidateCommand: AsyncParsableCommand {
         if result.isValid {
             let warnings = result.undeclared.count
             let suffix = warnings == 0 ? "" : " (\(warnings) warning\(warnings == 1 ? "" : "s"))"
-            console.line(console.styled("OK", .green, .bold) + ": every declared value converts to its type and passes its rules\(suffix).")
+            console.line(
+                console.styled("OK", .green, .bold) + ": every declared value converts to its type and passes its rules\(suffix)."
+            )
         } else {
             console.line(
                 "\(result.problems.count) rejected, \(result.accepted.count) accepted. The app would skip each rejected value "

@@ -30,7 +30,8 @@ final class DemoStory {
     init(examples: ExampleFiles, keepFiles: Bool) {
         self.examples = examples
         self.keepFiles = keepFiles
-        workspace = FileManager.default.temporaryDirectory.appendingPathComponent("remote-config-demo-\(UUID().uuidString.prefix(8))")
+        workspace = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "remote-config-demo-\(UUID().uuidString.prefix(8))")
     }
 
     /// Runs every step, then cleans up, whatever happens.
@@ -75,7 +76,9 @@ final class DemoStory {
             throw CLIFailure.input("the example config is invalid: \(error)")
         }
         say.detail(
-            say.good("OK") + ": \(manifest.keys.count) keys declared, \(validation.accepted.count) values accepted, \(validation.problems.count) rejected.")
+            say.good("OK")
+                + ": \(manifest.keys.count) keys declared, \(validation.accepted.count) values accepted, \(validation.problems.count) rejected."
+        )
 
         // 2. Server.
         say.step(2, "Start a config server")
@@ -92,7 +95,9 @@ final class DemoStory {
         guard let configURL = URL(string: url) else { throw CLIFailure.input("cannot form the URL \(url)") }
         let fetcher = try makeFetcher(configURL)
         let client = try await buildClient(fetcher: fetcher, environment: [:])
-        say.say("The client caches snapshots in \(cacheDirectory.path); a snapshot is fresh for \(Int(Self.ttl)) s, then stale for up to an hour.")
+        say.say(
+            "The client caches snapshots in \(cacheDirectory.path); a snapshot is fresh for \(Int(Self.ttl)) s, then stale for up to an hour."
+        )
         say.say("Nothing is cached yet and nothing was fetched, so every read returns its key's default:")
         showReads(client)
 
@@ -101,7 +106,8 @@ final class DemoStory {
         let first = try await refresh(client, fetcher: fetcher)
         if case .modified(let payload)? = first.exchange?.outcome {
             say.say(
-                "The client fetched \(Formatting.bytes(payload.bytes.count)) (\(say.good("200 OK")), ETag \(payload.validators.etag ?? "none")) and stored them in the file cache.")
+                "The client fetched \(Formatting.bytes(payload.bytes.count)) (\(say.good("200 OK")), ETag \(payload.validators.etag ?? "none")) and stored them in the file cache."
+            )
         }
         if let error = first.error { throw CLIFailure.problem("the first fetch failed: \(error)") }
         say.say("The same reads now return the remote values, already converted and checked:")
@@ -111,7 +117,9 @@ final class DemoStory {
         say.step(5, "Refresh again: 304 Not Modified")
         let second = try await refresh(client, fetcher: fetcher)
         if case .notModified? = second.exchange?.outcome, let sent = second.exchange?.sent.etag {
-            say.say("The client sent If-None-Match \(sent); the server answered \(say.good("304 Not Modified")): nothing was downloaded.")
+            say.say(
+                "The client sent If-None-Match \(sent); the server answered \(say.good("304 Not Modified")): nothing was downloaded."
+            )
             say.say("The snapshot's freshness was renewed, and the cache rewrote only its metadata, not the payload.")
         } else {
             throw CLIFailure.problem("expected a 304 on the second refresh")
@@ -124,22 +132,31 @@ final class DemoStory {
         await waitUntilStale(client)
         let failed = try await refresh(client, fetcher: fetcher)
         guard let failure = failed.error else { throw CLIFailure.problem("expected the refresh to fail with the server down") }
-        say.say("A refresh fails with a typed error: \(say.bad(failure.kindName)) (\(retryWords(failure))). Nothing is thrown at the reader:")
+        say.say(
+            "A refresh fails with a typed error: \(say.bad(failure.kindName)) (\(retryWords(failure))). Nothing is thrown at the reader:"
+        )
         let explanation = client.explain(DemoFlags.newCheckout)
         say.detail(
             "new_checkout = \(client[DemoFlags.newCheckout])  from the last good remote snapshot, "
-                + "\(explanation.freshness.map { say.notice($0.rawValue) } ?? "?"), \(Formatting.age(explanation.snapshotAge ?? 0)) old")
+                + "\(explanation.freshness.map { say.notice($0.rawValue) } ?? "?"), \(Formatting.age(explanation.snapshotAge ?? 0)) old"
+        )
         await client.stop()
 
         // 7. Relaunch with environment overrides.
         say.step(7, "Relaunch offline with environment overrides")
         let environment = ["DEMO_THEME": "system", "DEMO_MAX_RETRIES": "99"]
-        say.say("The app relaunches while the server is still down, with DEMO_THEME=system and DEMO_MAX_RETRIES=99 in its environment.")
+        say.say(
+            "The app relaunches while the server is still down, with DEMO_THEME=system and DEMO_MAX_RETRIES=99 in its environment."
+        )
         let relaunched = try await buildClient(fetcher: fetcher, environment: environment)
-        say.say("Its first read already sees the values cached on disk; the environment wins where its value passes the key's rules:")
+        say.say(
+            "Its first read already sees the values cached on disk; the environment wins where its value passes the key's rules:")
         showReads(relaunched)
         for rejection in relaunched.explain(DemoFlags.maxRetries).rejected {
-            say.detail(say.notice("rejected") + " \(rejection.origin ?? rejection.key)=\(rejection.value): \(rejection.reason), so the cached value is used")
+            say.detail(
+                say.notice("rejected")
+                    + " \(rejection.origin ?? rejection.key)=\(rejection.value): \(rejection.reason), so the cached value is used"
+            )
         }
 
         // 8. Back up, streamed update.
@@ -156,7 +173,9 @@ final class DemoStory {
         let third = try await refresh(relaunched, fetcher: fetcher)
         if let error = third.error { throw CLIFailure.problem("the refresh after the restart failed: \(error)") }
         if case .updated(let changed)? = third.result {
-            say.say("\(say.good("200 OK")): \(changed.count) key changed (\(changed.joined(separator: ", "))), and the listener got the update:")
+            say.say(
+                "\(say.good("200 OK")): \(changed.count) key changed (\(changed.joined(separator: ", "))), and the listener got the update:"
+            )
         }
         if let next = await updates.next() { say.detail("→ \"\(next)\"") }
 
@@ -168,7 +187,8 @@ final class DemoStory {
             try ConfigValidation.check(badBytes, source: "config.json", manifest: manifest)
         }), let problem = check.problems.first {
             say.say("Someone publishes max_retries = 50. `remote-config validate` would have refused it:")
-            say.detail(say.bad("error") + "  \(problem.key): value \(problem.value) rejected by \(problem.rule): \(problem.reason)")
+            say.detail(
+                say.bad("error") + "  \(problem.key): value \(problem.value) rejected by \(problem.rule): \(problem.reason)")
         }
         say.say("The client refreshes anyway. The payload is accepted, but that one value is not:")
         let fourth = try await refresh(relaunched, fetcher: fetcher)
@@ -197,7 +217,8 @@ final class DemoStory {
         if keepFiles {
             say.console.line("The files are kept in \(workspace.path); try: remote-config inspect \(cacheDirectory.path)")
         }
-        say.console.line("Next: serve your own config with `remote-config serve config.json` and point an HTTPFetcher at the URL it prints.")
+        say.console.line(
+            "Next: serve your own config with `remote-config serve config.json` and point an HTTPFetcher at the URL it prints.")
     }
 
     // MARK: Steps' parts
@@ -286,7 +307,9 @@ final class DemoStory {
 
     private func showReads(_ client: RemoteConfigClient) {
         func row(_ name: String, _ value: String, _ explanation: Explanation) {
-            say.detail(name.padding(toLength: 17, withPad: " ", startingAt: 0) + value.padding(toLength: 42, withPad: " ", startingAt: 0) + "from " + explanation.layer.shortName)
+            say.detail(
+                name.padding(toLength: 17, withPad: " ", startingAt: 0) + value.padding(toLength: 42, withPad: " ", startingAt: 0)
+                    + "from " + explanation.layer.shortName)
         }
         row("new_checkout", "\(client[DemoFlags.newCheckout])", client.explain(DemoFlags.newCheckout))
         row("max_retries", "\(client[DemoFlags.maxRetries])", client.explain(DemoFlags.maxRetries))

@@ -27,7 +27,8 @@ struct ExampleFiles: Sendable {
             if files.isComplete { return files }
         }
         throw CLIFailure.input(
-            "the example files are not next to the executable; pass --examples <dir> (Integration/CLI/Examples in the repository)")
+            "the example files are not next to the executable; pass --examples <dir> (Integration/CLI/Examples in the repository)"
+        )
     }
 
     private var isComplete: Bool {
@@ -43,7 +44,8 @@ struct ExampleFiles: Sendable {
                 result.append(folder.appendingPathComponent(bundle).appendingPathComponent("Contents/Resources/Examples"))
             }
         }
-        result.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Integration/CLI/Examples"))
+        result.append(
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Integration/CLI/Examples"))
         return result
     }
 }

@@ -47,7 +47,8 @@ struct FetchReportRenderer {
         case .failed(let error):
             let status = error.kind.httpStatus.map { " (HTTP \($0))" } ?? ""
             console.line(
-                console.styled("error", .red, .bold) + "  \(error.kind.name)\(status) after \(Formatting.duration(exchange.duration))  (\(sent))")
+                console.styled("error", .red, .bold)
+                    + "  \(error.kind.name)\(status) after \(Formatting.duration(exchange.duration))  (\(sent))")
             field("message", error.message)
             field("retry", retryText(error.retry))
         }
@@ -73,7 +74,8 @@ struct FetchReportRenderer {
     private func printValues() {
         console.line()
         guard !report.rows.isEmpty else {
-            console.line("No values: \(report.error == nil ? "the payload is an empty object" : "nothing was fetched or cached").")
+            console.line(
+                "No values: \(report.error == nil ? "the payload is an empty object" : "nothing was fetched or cached").")
             return
         }
         var table = TextTable(headers: ["KEY", "TYPE", "VALUE", "FROM"])

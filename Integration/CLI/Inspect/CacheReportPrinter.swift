@@ -18,7 +18,9 @@ struct CacheReportPrinter {
         if count == 0 { console.line("  (no cached configuration)") }
         for configuration in report.configurations {
             console.line()
-            console.line(console.styled(configuration.name.map { "\"\($0)\"" } ?? "(unreadable name)", .bold) + "  files \(configuration.stem).*")
+            console.line(
+                console.styled(configuration.name.map { "\"\($0)\"" } ?? "(unreadable name)", .bold)
+                    + "  files \(configuration.stem).*")
             printSnapshot("active", configuration.active, renewal: configuration.renewal)
             if configuration.pending != nil {
                 printSnapshot("pending", configuration.pending, renewal: nil)
@@ -27,14 +29,18 @@ struct CacheReportPrinter {
             }
         }
         console.line()
-        console.line(console.styled("Quarantined", .bold) + " (damaged files moved aside): \(report.quarantined.isEmpty ? "none" : "\(report.quarantined.count)")")
+        console.line(
+            console.styled("Quarantined", .bold)
+                + " (damaged files moved aside): \(report.quarantined.isEmpty ? "none" : "\(report.quarantined.count)")")
         for file in report.quarantined {
             var text = "  \(file.fileName)  \(Formatting.bytes(file.byteCount))"
             if let date = file.quarantinedAt { text += ", moved aside \(Formatting.age(now.timeIntervalSince(date))) ago" }
             console.line(text)
         }
         if !report.otherFiles.isEmpty {
-            console.line(console.styled("Other files", .bold) + " (interrupted writes or foreign files): \(report.otherFiles.joined(separator: ", "))")
+            console.line(
+                console.styled("Other files", .bold)
+                    + " (interrupted writes or foreign files): \(report.otherFiles.joined(separator: ", "))")
         }
     }
 
@@ -43,7 +49,9 @@ struct CacheReportPrinter {
         return 0
     }
 
-    private func printSnapshot(_ label: String, _ snapshot: CacheDirectoryReport.Snapshot?, renewal: CacheDirectoryReport.Renewal?) {
+    private func printSnapshot(
+        _ label: String, _ snapshot: CacheDirectoryReport.Snapshot?, renewal: CacheDirectoryReport.Renewal?
+    ) {
         let pad = "  " + label.padding(toLength: 10, withPad: " ", startingAt: 0)
         let indent = String(repeating: " ", count: 12)
         guard let snapshot else {
@@ -53,7 +61,9 @@ struct CacheReportPrinter {
         guard case .intact = snapshot.integrity, let metadata = snapshot.metadata else {
             var reason = "damaged"
             if case .damaged(let error) = snapshot.integrity { reason = "DAMAGED: \(error.message)" }
-            console.line("\(pad)" + console.styled(reason, .red, .bold) + "  (\(snapshot.fileName), \(Formatting.bytes(snapshot.fileSize)))")
+            console.line(
+                "\(pad)" + console.styled(reason, .red, .bold)
+                    + "  (\(snapshot.fileName), \(Formatting.bytes(snapshot.fileSize)))")
             return
         }
         let age = now.timeIntervalSince(metadata.fetchedAt)
@@ -62,7 +72,8 @@ struct CacheReportPrinter {
         console.line(
             "\(pad)fetched \(Formatting.timestamp(metadata.fetchedAt)) (\(Formatting.age(age)) ago), "
                 + console.styled(freshness.rawValue, freshnessColor) + untilText(metadata.fetchedAt, freshness))
-        console.line("\(indent)etag \(metadata.validators.etag ?? "none"), last-modified \(metadata.validators.lastModified ?? "none")")
+        console.line(
+            "\(indent)etag \(metadata.validators.etag ?? "none"), last-modified \(metadata.validators.lastModified ?? "none")")
         console.line(
             "\(indent)payload \(Formatting.bytes(snapshot.payloadSize ?? 0)), file \(Formatting.bytes(snapshot.fileSize)), "
                 + console.styled("checksum ok", .green) + ", content \(metadata.contentHash)")

@@ -47,7 +47,8 @@ struct KeyManifest: Sendable {
             let position = Formatting.lineAndColumn(of: error.offset, in: data)
             throw ManifestError(
                 source: source, location: nil,
-                message: "not valid JSON at byte \(error.offset) (line \(position.line), column \(position.column)): \(error.reason)")
+                message:
+                    "not valid JSON at byte \(error.offset) (line \(position.line), column \(position.column)): \(error.reason)")
         }
         guard case .object(let members) = root else {
             throw ManifestError(
@@ -57,10 +58,12 @@ struct KeyManifest: Sendable {
         try refuseUnknownFields(members, allowed: ["keys", "description"], source: source, location: nil)
         guard let keysValue = members["keys"] else {
             throw ManifestError(
-                source: source, location: nil, message: "the manifest has no \"keys\" array; add \"keys\": [ { \"name\": …, \"type\": …, \"default\": … } ]")
+                source: source, location: nil,
+                message: "the manifest has no \"keys\" array; add \"keys\": [ { \"name\": …, \"type\": …, \"default\": … } ]")
         }
         guard case .array(let entries) = keysValue else {
-            throw ManifestError(source: source, location: nil, message: "\"keys\" must be an array, found a JSON \(keysValue.kind)")
+            throw ManifestError(
+                source: source, location: nil, message: "\"keys\" must be an array, found a JSON \(keysValue.kind)")
         }
         var keys: [ManifestKey] = []
         var firstIndex: [String: Int] = [:]

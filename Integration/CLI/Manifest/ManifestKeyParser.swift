@@ -14,7 +14,9 @@ struct ManifestKeyParser {
 
     func parse(_ entry: ConfigValue) throws(ManifestError) -> ManifestKey {
         guard case .object(let fields) = entry else {
-            throw fail(at: "keys[\(index)]", "each key must be an object with \"name\", \"type\" and \"default\", found a JSON \(entry.kind)")
+            throw fail(
+                at: "keys[\(index)]",
+                "each key must be an object with \"name\", \"type\" and \"default\", found a JSON \(entry.kind)")
         }
         guard case .string(let name)? = fields["name"], !name.isEmpty else {
             throw fail(at: "keys[\(index)]", "\"name\" must be a non-empty string (the key's name in the config)")
@@ -51,13 +53,17 @@ struct ManifestKeyParser {
             }
             try KeyManifest.refuseUnknownFields(members, allowed: Self.ruleOrder, source: source, location: location + " rules")
             for rule in members.keys.sorted() where !type.allowedRules.contains(rule) {
-                let allowed = type.allowedRules.isEmpty ? "\(type.rawValue) keys take no rules" : "\(type.rawValue) keys take \(type.allowedRules.joined(separator: ", "))"
+                let allowed =
+                    type.allowedRules.isEmpty
+                    ? "\(type.rawValue) keys take no rules"
+                    : "\(type.rawValue) keys take \(type.allowedRules.joined(separator: ", "))"
                 throw fail(at: location, "the rule \"\(rule)\" does not apply to a \(type.rawValue) key; \(allowed)")
             }
             rules = members
         }
         let builder = KeyBuilder(
-            name: name, defaultValue: defaultValue, secret: secret, summary: summary, rules: rules, location: location, source: source)
+            name: name, defaultValue: defaultValue, secret: secret, summary: summary, rules: rules, location: location,
+            source: source)
         let typed: any ManifestTypedKey
         switch type {
         case .bool: typed = try builder.make(converter: ValueConverter<Bool>.convertible, rules: [])
@@ -68,7 +74,8 @@ struct ManifestKeyParser {
         case .url: typed = try builder.make(converter: ValueConverter<URL>.convertible, rules: builder.urlRules())
         case .stringArray:
             typed = try builder.make(converter: ValueConverter<[String]>.convertible, rules: builder.arrayRules([String].self))
-        case .intArray: typed = try builder.make(converter: ValueConverter<[Int]>.convertible, rules: builder.arrayRules([Int].self))
+        case .intArray:
+            typed = try builder.make(converter: ValueConverter<[Int]>.convertible, rules: builder.arrayRules([Int].self))
         case .json: typed = try builder.make(converter: ValueConverter<ConfigValue>.anyJSON, rules: [])
         }
         return ManifestKey(name: name, type: type, isSecret: secret, summary: summary, typed: typed)
@@ -105,10 +112,12 @@ private struct KeyBuilder {
         } catch {
             throw fail("the default \(shown) is not a valid \(converter.typeName): \(secret ? "wrong type" : error.reason)")
         }
-        let key = ConfigKey(name: name, default: typedDefault, converter: converter, rules: rules, secret: secret, summary: summary)
+        let key = ConfigKey(
+            name: name, default: typedDefault, converter: converter, rules: rules, secret: secret, summary: summary)
         if case .failure(let rejection) = key.validate(typedDefault) {
             throw fail(
-                "the default \(shown) is rejected by its own rule \(rejection.rule): \(rejection.reason); change the default or the rule")
+                "the default \(shown) is rejected by its own rule \(rejection.rule): \(rejection.reason); change the default or the rule"
+            )
         }
         return TypedManifestKey(key: key)
     }
@@ -158,7 +167,9 @@ private struct KeyBuilder {
         return result
     }
 
-    private func convert<T: ConfigValueConvertible>(_ value: ConfigValue, rule: String, as type: T.Type) throws(ManifestError) -> T {
+    private func convert<T: ConfigValueConvertible>(_ value: ConfigValue, rule: String, as type: T.Type) throws(ManifestError)
+        -> T
+    {
         do throws(ConversionError) {
             return try T(configValue: value)
         } catch {
@@ -178,7 +189,8 @@ private struct KeyBuilder {
         return (lower, upper)
     }
 
-    private func list<T: ConfigValueConvertible>(_ value: ConfigValue, rule: String, as type: T.Type) throws(ManifestError) -> [T] {
+    private func list<T: ConfigValueConvertible>(_ value: ConfigValue, rule: String, as type: T.Type) throws(ManifestError) -> [T]
+    {
         guard case .array(let items) = value, !items.isEmpty else {
             throw fail("the rule \"\(rule)\" takes a non-empty array of the allowed values")
         }

@@ -81,14 +81,17 @@ struct ConfigResponder: Sendable {
             let sent = document.body.prefix(document.body.count / 2)
             record.bytes = sent.count
             record.simulated = "truncated body, \(sent.count) of \(document.body.count) bytes sent"
-            let body = HTTPBodySequence(from: TruncatedBody(sent: Data(sent)), count: document.body.count, suggestedBufferSize: 16_384)
+            let body = HTTPBodySequence(
+                from: TruncatedBody(sent: Data(sent)), count: document.body.count, suggestedBufferSize: 16_384)
             return HTTPResponse(statusCode: .ok, headers: headers, body: body)
         }
         record.bytes = document.body.count
         return HTTPResponse(statusCode: .ok, headers: headers, body: document.body)
     }
 
-    private func text(_ status: Int, _ message: String, record: inout RequestRecord, extra: [String: String] = [:]) -> HTTPResponse {
+    private func text(_ status: Int, _ message: String, record: inout RequestRecord, extra: [String: String] = [:])
+        -> HTTPResponse
+    {
         var headers = HTTPHeaders()
         headers[.contentType] = "text/plain; charset=utf-8"
         for (name, value) in extra { headers[HTTPHeader(name)] = value }

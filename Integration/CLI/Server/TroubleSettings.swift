@@ -37,7 +37,8 @@ struct TroubleSettings: Sendable, Hashable {
             if failRate >= 1 {
                 parts.append("every request gets \(fault)")
             } else {
-                parts.append("\(Int((failRate * 100).rounded()))% of requests get \(fault) (seed \(seed); pass --seed \(seed) to repeat)")
+                parts.append(
+                    "\(Int((failRate * 100).rounded()))% of requests get \(fault) (seed \(seed); pass --seed \(seed) to repeat)")
             }
         }
         return parts.isEmpty ? nil : "Simulating trouble: " + parts.joined(separator: "; ") + "."
