@@ -3,8 +3,8 @@ import ConfigPorts
 import Foundation
 import HTTPAdapter
 import RemoteConfig
-import Testing
 import TestDoubles
+import Testing
 
 /// Every server fault driven through the real client, built with its builder over the HTTP
 /// fetcher and an in-memory cache: each fault fails the refresh with a typed error, and the last

@@ -9,7 +9,9 @@ import Testing
 struct HTTPFetcherServerTests {
     private static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    private static func fetcher(_ server: TestConfigServer, _ change: (inout HTTPFetcher.Configuration) -> Void = { _ in }) throws -> HTTPFetcher {
+    private static func fetcher(_ server: TestConfigServer, _ change: (inout HTTPFetcher.Configuration) -> Void = { _ in }) throws
+        -> HTTPFetcher
+    {
         var configuration = HTTPFetcher.Configuration(timeout: 5, maxBodySize: 256 * 1024, now: { now })
         change(&configuration)
         return try HTTPFetcher(url: server.url(), configuration: configuration)
@@ -84,7 +86,10 @@ struct HTTPFetcherServerTests {
         arguments: [
             (TestConfigServer.Fault.status(500), FetchError.Kind.httpStatus(500), RetryAdvice.backoff),
             (.status(503, retryAfter: "120"), .rateLimited(status: 503), .after(now.addingTimeInterval(120))),
-            (.status(503, retryAfter: "Fri, 15 Jan 2027 09:00:00 GMT"), .rateLimited(status: 503), .after(Date(timeIntervalSince1970: 1_800_003_600))),
+            (
+                .status(503, retryAfter: "Fri, 15 Jan 2027 09:00:00 GMT"), .rateLimited(status: 503),
+                .after(Date(timeIntervalSince1970: 1_800_003_600))
+            ),
             (.status(429, retryAfter: "30"), .rateLimited(status: 429), .after(now.addingTimeInterval(30))),
             (.status(404), .httpStatus(404), .doNotRetry),
             (.wrongContentLength(extra: 40), .truncatedBody(expected: 47, received: 7), .backoff),
@@ -108,7 +113,9 @@ struct HTTPFetcherServerTests {
         }
     }
 
-    @Test("a delay past the timeout is a timeout; a hang is too; both retry with backoff", arguments: [TestConfigServer.Fault.delay(5), .hang])
+    @Test(
+        "a delay past the timeout is a timeout; a hang is too; both retry with backoff",
+        arguments: [TestConfigServer.Fault.delay(5), .hang])
     func slowServer(fault: TestConfigServer.Fault) async throws {
         try await TestConfigServer.with { server in
             server.publish(#"{"a":1}"#)

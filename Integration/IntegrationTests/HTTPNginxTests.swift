@@ -3,8 +3,8 @@ import ConfigPorts
 import Foundation
 import HTTPAdapter
 import RemoteConfig
-import Testing
 import TestDoubles
+import Testing
 
 /// The HTTP fetcher and the client against Debian's nginx serving a static config file.
 ///
@@ -12,7 +12,9 @@ import TestDoubles
 /// (`.ci/run` installs it; locally: `apt-get install -y nginx`).
 @Suite(
     "HTTP against nginx serving a config file",
-    .enabled(if: NginxRunner.isAvailable, "nginx is not installed (looked in /usr/sbin, /usr/local/sbin and PATH); install it with apt-get install -y nginx")
+    .enabled(
+        if: NginxRunner.isAvailable,
+        "nginx is not installed (looked in /usr/sbin, /usr/local/sbin and PATH); install it with apt-get install -y nginx")
 )
 struct HTTPNginxTests {
     private enum Flags {
@@ -22,7 +24,9 @@ struct HTTPNginxTests {
     /// A whole-second file time, so nginx's Last-Modified round-trips exactly.
     private static let firstTime = Date(timeIntervalSince1970: 1_700_000_000)
 
-    @Test("fetcher: first fetch 200 with ETag and Last-Modified, then 304 with no body, then a changed file gives a new ETag and a 200")
+    @Test(
+        "fetcher: first fetch 200 with ETag and Last-Modified, then 304 with no body, then a changed file gives a new ETag and a 200"
+    )
     func fetcherCycle() async throws {
         try await NginxRunner.with { nginx in
             try nginx.write(#"{"greeting":"hello"}"#, to: "config.json", modified: Self.firstTime)
@@ -67,7 +71,8 @@ struct HTTPNginxTests {
         try await NginxRunner.with { nginx in
             try nginx.write(#"{"greeting":"hello"}"#, to: "config.json", modified: Self.firstTime)
             let fetcher = try HTTPFetcher(url: nginx.url("config.json"), configuration: .init(timeout: 5))
-            let result = try await fetcher.fetch(FetchRequest(validators: Validators(lastModified: "Tue, 14 Nov 2023 22:13:20 GMT")))
+            let result = try await fetcher.fetch(
+                FetchRequest(validators: Validators(lastModified: "Tue, 14 Nov 2023 22:13:20 GMT")))
             guard case .notModified(let validators) = result else {
                 Issue.record("expected a 304, got \(result)")
                 return

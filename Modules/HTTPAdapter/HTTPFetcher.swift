@@ -52,7 +52,8 @@ public struct HTTPFetcher: ConfigFetcher {
     ///   (or `http` to a loopback host, or `http` with ``Configuration/allowsInsecureHTTPForNonLoopbackHosts``),
     ///   or when a setting is out of range or a header cannot be sent.
     public init(url: URL, configuration: Configuration = .init()) throws(ConfigurationError) {
-        if let refusal = EndpointPolicy.refusal(for: url, allowsInsecureHTTP: configuration.allowsInsecureHTTPForNonLoopbackHosts) {
+        if let refusal = EndpointPolicy.refusal(for: url, allowsInsecureHTTP: configuration.allowsInsecureHTTPForNonLoopbackHosts)
+        {
             throw ConfigurationError(.invalidAdapterSetting, "HTTPFetcher: \(refusal)")
         }
         try configuration.validate()
@@ -79,7 +80,9 @@ public struct HTTPFetcher: ConfigFetcher {
                     if let problem = HeaderRules.problem(name: name, value: value) {
                         throw FetchError(
                             .other, retry: .doNotRetry,
-                            message: "the header provider returned a header \"\(HeaderRules.printableName(name))\" that cannot be sent: \(problem)")
+                            message:
+                                "the header provider returned a header \"\(HeaderRules.printableName(name))\" that cannot be sent: \(problem)"
+                        )
                     }
                     for existing in headers.keys where existing.lowercased() == name.lowercased() {
                         headers[existing] = nil

@@ -42,7 +42,8 @@ enum ResponseHeaderParsing {
     /// The media type of a `Content-Type` value, lowercased, without parameters: `application/json`.
     static func mediaType(_ contentType: String?) -> String? {
         guard let contentType else { return nil }
-        let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
+        let type =
+            contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         return type.isEmpty ? nil : type
     }

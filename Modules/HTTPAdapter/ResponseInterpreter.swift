@@ -59,7 +59,8 @@ struct ResponseInterpreter {
                     message: "the body from \(displayURL) does not decode: \(error); fix the payload on the server")
             }
         }
-        let ttl = configuration.honorsCacheControlMaxAge
+        let ttl =
+            configuration.honorsCacheControlMaxAge
             ? ResponseHeaderParsing.maxAge(cacheControl: head.cacheControl, age: head.age) : nil
         return FetchedPayload(
             bytes: body, validators: Validators(etag: head.etag, lastModified: head.lastModified),
@@ -95,7 +96,8 @@ struct ResponseInterpreter {
                 message: "the server at \(displayURL) sent "
                     + (type.map { "content type \"\($0)\"" } ?? "no content type")
                     + ", which is not one of \(configuration.acceptedContentTypes.joined(separator: ", ")); "
-                    + "fix the server's Content-Type or add it to acceptedContentTypes (a captive portal's login page looks like this)")
+                    + "fix the server's Content-Type or add it to acceptedContentTypes (a captive portal's login page looks like this)"
+            )
         case .redirectLoop(let target):
             return FetchError(
                 .redirectLoop, retry: .doNotRetry,
@@ -134,7 +136,9 @@ struct ResponseInterpreter {
         case 401, 403:
             return FetchError(
                 .httpStatus(status), retry: .doNotRetry,
-                message: "\(answered) (\(status == 401 ? "unauthorized" : "forbidden")); check the credentials in the headers or the header provider")
+                message:
+                    "\(answered) (\(status == 401 ? "unauthorized" : "forbidden")); check the credentials in the headers or the header provider"
+            )
         case 404, 410:
             return FetchError(.httpStatus(status), retry: .doNotRetry, message: "\(answered) (not found); check the URL")
         case 300..<400:
@@ -142,7 +146,9 @@ struct ResponseInterpreter {
                 .httpStatus(status), retry: .doNotRetry,
                 message: "\(answered), a redirect that could not be followed (no usable Location)")
         default:
-            return FetchError(.httpStatus(status), retry: .doNotRetry, message: "\(answered); retrying will not help until the server or the request changes")
+            return FetchError(
+                .httpStatus(status), retry: .doNotRetry,
+                message: "\(answered); retrying will not help until the server or the request changes")
         }
     }
 

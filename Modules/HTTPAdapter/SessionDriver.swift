@@ -10,6 +10,21 @@ import Foundation
 /// Linux and Apple platforms. A session the app injects is used directly with per-task delegates
 /// on Apple platforms; on Linux, where swift-corelibs-foundation does not deliver data-task
 /// callbacks to per-task delegates, a private session is made from its configuration.
+///
+/// What swift-corelibs-foundation (Swift 6.3.1, libcurl underneath) was measured to do, and why
+/// the code is shaped this way:
+/// - `URLSession.bytes(for:)` does not exist, and `URLSessionTask.delegate` is never called for a
+///   data task: streaming needs a session-level `URLSessionDataDelegate`.
+/// - Answering `didReceive response` with `.cancel` ends the task but lets the transfer run on
+///   (a 128 MiB body was still sent in full), so the task is also cancelled explicitly.
+/// - A conditional request the caller makes gets the server's `304` with an empty body under
+///   every cache policy, and a `URLCache` on the session never answered in the server's place
+///   (even with `.returnCacheDataElseLoad` and `max-age=3600`). Apple's loading system may answer
+///   from its cache, so requests still use `.reloadIgnoringLocalCacheData` and the default
+///   session has no cache at all.
+/// - It follows at most 20 redirects (error -1007); the transfer counts and detects loops itself.
+/// - A body cut short of its `Content-Length` ends with error -1 ("transfer closed with N bytes
+///   remaining"), so truncation is recognised by comparing counts, not by error code.
 final class SessionDriver: Sendable {
     private let session: URLSession
     private let router: TaskRouter?

@@ -246,7 +246,8 @@ final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         }
         var next = request
         if let origin = task.originalRequest?.url, !EndpointPolicy.sameOrigin(origin, target) {
-            for name in next.allHTTPHeaderFields?.keys.map({ $0 }) ?? [] where rules.secretHeaderNames.contains(name.lowercased()) {
+            for name in next.allHTTPHeaderFields?.keys.map({ $0 }) ?? [] where rules.secretHeaderNames.contains(name.lowercased())
+            {
                 next.setValue(nil, forHTTPHeaderField: name)
             }
         }
@@ -254,9 +255,10 @@ final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        finish(failure: error.map { error in
-            let ns = error as NSError
-            return TransportFailure(domain: ns.domain, code: ns.code, description: ns.localizedDescription)
-        })
+        finish(
+            failure: error.map { error in
+                let ns = error as NSError
+                return TransportFailure(domain: ns.domain, code: ns.code, description: ns.localizedDescription)
+            })
     }
 }

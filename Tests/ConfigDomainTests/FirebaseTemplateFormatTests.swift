@@ -6,7 +6,9 @@ import Testing
 struct FirebaseTemplateFormatTests {
     private let format = FirebaseTemplateFormat()
 
-    private func decode(_ text: String, _ format: FirebaseTemplateFormat = FirebaseTemplateFormat()) throws -> FirebaseTemplateFormat.Template {
+    private func decode(_ text: String, _ format: FirebaseTemplateFormat = FirebaseTemplateFormat()) throws
+        -> FirebaseTemplateFormat.Template
+    {
         try format.decodeTemplate(Data(text.utf8))
     }
 
@@ -98,14 +100,17 @@ struct FirebaseTemplateFormatTests {
         "NUMBER values keep integer and fraction apart",
         arguments: [
             ("20", ConfigValue.int(20)), ("-3", .int(-3)), ("0.5", .double(0.5)), ("1e3", .double(1000)), ("2.0", .double(2.0)),
-            (" 7 ", .int(7)), (".5", .double(0.5)), ("+4", .double(4)), ("9223372036854775808", .double(9_223_372_036_854_775_808)),
+            (" 7 ", .int(7)), (".5", .double(0.5)), ("+4", .double(4)),
+            ("9223372036854775808", .double(9_223_372_036_854_775_808)),
         ])
     func numbers(text: String, expected: ConfigValue) throws {
         let template = try decode("{\"parameters\": {\(parameter("n", type: "NUMBER", value: text))}}")
         #expect(template.values == ["n": expected])
     }
 
-    @Test("STRING values are verbatim, including text that looks like another type", arguments: ["true", "20", "{}", "", " spaced "])
+    @Test(
+        "STRING values are verbatim, including text that looks like another type",
+        arguments: ["true", "20", "{}", "", " spaced "])
     func strings(text: String) throws {
         let template = try decode("{\"parameters\": {\(parameter("s", type: "STRING", value: text))}}")
         #expect(template.values == ["s": .string(text)])
@@ -125,19 +130,23 @@ struct FirebaseTemplateFormatTests {
     @Test("a missing or unspecified valueType reads as STRING")
     func unspecifiedValueType() throws {
         let template = try decode(
-            "{\"parameters\": {\(parameter("a", type: nil, value: "1")), \(parameter("b", type: "PARAMETER_VALUE_TYPE_UNSPECIFIED", value: "true"))}}")
+            "{\"parameters\": {\(parameter("a", type: nil, value: "1")), \(parameter("b", type: "PARAMETER_VALUE_TYPE_UNSPECIFIED", value: "true"))}}"
+        )
         #expect(template.values == ["a": "1", "b": "true"])
     }
 
     @Test(
         "a bad value drops that parameter alone and reports its path",
         arguments: [
-            ("BOOLEAN", "maybe", "must be \"true\" or \"false\""), ("NUMBER", "abc", "finite number"), ("NUMBER", "NaN", "finite number"),
+            ("BOOLEAN", "maybe", "must be \"true\" or \"false\""), ("NUMBER", "abc", "finite number"),
+            ("NUMBER", "NaN", "finite number"),
             ("NUMBER", "inf", "finite number"), ("NUMBER", "", "finite number"), ("NUMBER", "1e999", "finite number"),
-            ("JSON", "{\"a\":", "not valid JSON"), ("JSON", "{'a':1}", "not valid JSON"), ("DATE", "2024-01-01", "unknown valueType"),
+            ("JSON", "{\"a\":", "not valid JSON"), ("JSON", "{'a':1}", "not valid JSON"),
+            ("DATE", "2024-01-01", "unknown valueType"),
         ])
     func badValueIsDroppedAlone(type: String, text: String, reason: String) throws {
-        let json = "{\"parameters\": {\(parameter("bad", type: type, value: text)), \(parameter("good", type: "STRING", value: "kept"))}}"
+        let json =
+            "{\"parameters\": {\(parameter("bad", type: type, value: text)), \(parameter("good", type: "STRING", value: "kept"))}}"
         let template = try decode(json)
         #expect(template.values == ["good": "kept"])
         let problem = try #require(template.droppedParameters.first)
@@ -161,7 +170,8 @@ struct FirebaseTemplateFormatTests {
     func droppedParametersReachTheHandler() throws {
         let collected = Collected()
         let reporting = FirebaseTemplateFormat(onDroppedParameter: { collected.add($0) })
-        let json = "{\"parameters\": {\(parameter("a", type: "NUMBER", value: "x")), \(parameter("b", type: "NUMBER", value: "2"))}}"
+        let json =
+            "{\"parameters\": {\(parameter("a", type: "NUMBER", value: "x")), \(parameter("b", type: "NUMBER", value: "2"))}}"
         #expect(try reporting.decode(Data(json.utf8)) == ["b": 2])
         #expect(collected.all.map(\.path) == ["parameters.a.defaultValue.value"])
     }
@@ -169,7 +179,8 @@ struct FirebaseTemplateFormatTests {
     @Test("with dropsInvalidParameters off, a bad value refuses the whole template naming the parameter")
     func strictModeRefusesTemplate() {
         let strict = FirebaseTemplateFormat(dropsInvalidParameters: false)
-        let json = "{\"parameters\": {\(parameter("a", type: "BOOLEAN", value: "maybe")), \(parameter("b", type: "STRING", value: "ok"))}}"
+        let json =
+            "{\"parameters\": {\(parameter("a", type: "BOOLEAN", value: "maybe")), \(parameter("b", type: "STRING", value: "ok"))}}"
         let error = failure(json, strict)
         #expect(error?.path == "parameters.a.defaultValue.value")
         #expect(error?.description.contains("parameters.a.defaultValue.value") == true)
@@ -182,7 +193,10 @@ struct FirebaseTemplateFormatTests {
             (#""p": {"defaultValue": "x"}"#, "parameters.p.defaultValue", "must be an object"),
             (#""p": {"defaultValue": {"value": 3}, "valueType": "NUMBER"}"#, "parameters.p.defaultValue.value", "JSON string"),
             (#""p": {"defaultValue": {"value": "3"}, "valueType": 3}"#, "parameters.p.valueType", "must be a string"),
-            (#""p": {"defaultValue": {"personalizationValue": {"personalizationId": "x"}}}"#, "parameters.p.defaultValue", "not supported"),
+            (
+                #""p": {"defaultValue": {"personalizationValue": {"personalizationId": "x"}}}"#, "parameters.p.defaultValue",
+                "not supported"
+            ),
         ])
     func wrongShapeIsDropped(member: String, path: String, reason: String) throws {
         let template = try decode("{\"parameters\": {\(member), \(parameter("ok", type: "STRING", value: "v"))}}")
@@ -215,8 +229,10 @@ struct FirebaseTemplateFormatTests {
         arguments: [
             (#"{"new_checkout": true, "max_items": 3}"#, "not a Firebase Remote Config template"),
             (#"[1, 2]"#, "found a JSON array"), (#""text""#, "found a JSON string"),
-            (#"{"parameters": []}"#, "\"parameters\" must be an object"), (#"{"parameterGroups": 3}"#, "\"parameterGroups\" must be an object"),
-            (#"{"parameterGroups": {"g": []}}"#, "must be an object"), (#"{"parameterGroups": {"g": {"parameters": "x"}}}"#, "must be an object"),
+            (#"{"parameters": []}"#, "\"parameters\" must be an object"),
+            (#"{"parameterGroups": 3}"#, "\"parameterGroups\" must be an object"),
+            (#"{"parameterGroups": {"g": []}}"#, "must be an object"),
+            (#"{"parameterGroups": {"g": {"parameters": "x"}}}"#, "must be an object"),
             (#"{"version": 3, "flag": true}"#, "not a Firebase Remote Config template"),
         ])
     func nonTemplateIsRefused(text: String, reason: String) {

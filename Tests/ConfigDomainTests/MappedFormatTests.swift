@@ -21,7 +21,8 @@ struct MappedFormatTests {
 
     @Test("the closure maps the parsed document to values, keeping JSON types")
     func mapsDocument() throws {
-        let bytes = Data(#"{"flags": [{"key": "a", "value": 1}, {"key": "b", "value": 1.0}, {"key": "c", "value": {"x": true}}]}"#.utf8)
+        let bytes = Data(
+            #"{"flags": [{"key": "a", "value": 1}, {"key": "b", "value": 1.0}, {"key": "c", "value": {"x": true}}]}"#.utf8)
         #expect(try vendor.decode(bytes) == ["a": .int(1), "b": .double(1.0), "c": ["x": true]])
         #expect(vendor.name == "acme-flags")
     }

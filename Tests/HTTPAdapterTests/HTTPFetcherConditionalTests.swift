@@ -4,11 +4,11 @@ import FlyingFox
 import Foundation
 import Testing
 
+@testable import HTTPAdapter
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-
-@testable import HTTPAdapter
 
 @Suite("HTTPFetcher conditional GET and caching")
 struct HTTPFetcherConditionalTests {
@@ -18,7 +18,9 @@ struct HTTPFetcherConditionalTests {
 
     /// Serves `body` with a fixed ETag and Last-Modified, answering 304 when a validator matches
     /// (If-None-Match first, as RFC 9110 says).
-    private static func validating(_ notModifiedHeaders: [String: String]? = nil) -> @Sendable (HTTPRequest) async throws -> HTTPResponse {
+    private static func validating(_ notModifiedHeaders: [String: String]? = nil)
+        -> @Sendable (HTTPRequest) async throws -> HTTPResponse
+    {
         { request in
             let inm = request.headers[HTTPHeader("If-None-Match")]
             let ims = request.headers[HTTPHeader("If-Modified-Since")]
@@ -118,7 +120,8 @@ struct HTTPFetcherConditionalTests {
         let version = ByteCounter()
         try await ScriptedHTTPServer.with({ _ in
             version.add(1)
-            return Reply.json(#"{"v":\#(version.total)}"#, ["Cache-Control": "public, max-age=3600", "ETag": "\"\(version.total)\""])
+            return Reply.json(
+                #"{"v":\#(version.total)}"#, ["Cache-Control": "public, max-age=3600", "ETag": "\"\(version.total)\""])
         }) { server in
             let fetcher = try HTTPFetcher(url: server.url())
             var bodies: [String] = []

@@ -46,7 +46,8 @@ struct HTTPFetcherFaultTests {
         "429 and 503 with Retry-After as an HTTP date are rate limited until that date",
         arguments: [429, 503])
     func retryAfterHTTPDate(status: Int) async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.make(status, ["Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"]) }) { server in
+        try await ScriptedHTTPServer.with({ _ in Reply.make(status, ["Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"]) }) {
+            server in
             let error = try #require(await fetchError(try HTTPFetcher(url: server.url(), configuration: testConfiguration())))
             #expect(error.kind == .rateLimited(status: status))
             #expect(error.retry == .after(Date(timeIntervalSince1970: 1_445_412_480)))
@@ -111,7 +112,8 @@ struct HTTPFetcherFaultTests {
 
     @Test("a redirect to plain http on another host is refused as insecure")
     func redirectToInsecureHostIsRefused() async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.make(302, ["Location": "http://config.example.com/config.json"]) }) { server in
+        try await ScriptedHTTPServer.with({ _ in Reply.make(302, ["Location": "http://config.example.com/config.json"]) }) {
+            server in
             let error = try #require(await fetchError(try HTTPFetcher(url: server.url(), configuration: testConfiguration())))
             #expect(error.kind == .insecureURL)
             #expect(error.retry == .doNotRetry)
@@ -189,7 +191,8 @@ struct HTTPFetcherFaultTests {
     func missingContentType() async throws {
         try await ScriptedHTTPServer.with({ _ in Reply.make(200, [:], body: Data("{}".utf8)) }) { server in
             #expect(modifiedPayload(try await HTTPFetcher(url: server.url()).fetch(FetchRequest())) != nil)
-            let strict = try HTTPFetcher(url: server.url(), configuration: testConfiguration { $0.acceptsMissingContentType = false })
+            let strict = try HTTPFetcher(
+                url: server.url(), configuration: testConfiguration { $0.acceptsMissingContentType = false })
             let error = try #require(await fetchError(strict))
             #expect(error.kind == .unsupportedContentType(nil))
         }
@@ -197,8 +200,10 @@ struct HTTPFetcherFaultTests {
 
     @Test("configured content types replace the defaults")
     func configuredContentTypes() async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.make(200, ["Content-Type": "text/plain"], body: Data("{}".utf8)) }) { server in
-            let fetcher = try HTTPFetcher(url: server.url(), configuration: testConfiguration { $0.acceptedContentTypes = ["text/*"] })
+        try await ScriptedHTTPServer.with({ _ in Reply.make(200, ["Content-Type": "text/plain"], body: Data("{}".utf8)) }) {
+            server in
+            let fetcher = try HTTPFetcher(
+                url: server.url(), configuration: testConfiguration { $0.acceptedContentTypes = ["text/*"] })
             #expect(modifiedPayload(try await fetcher.fetch(FetchRequest())) != nil)
             #expect(server.requests.first?.headers["accept"] == "text/*")
         }
@@ -234,7 +239,8 @@ struct HTTPFetcherFaultTests {
     @Test("with validatePayload, a body that does not decode is invalidPayload with the reason and byte offset")
     func invalidPayload() async throws {
         try await ScriptedHTTPServer.with({ _ in Reply.json(#"{"a": tru}"#) }) { server in
-            let fetcher = try HTTPFetcher(url: server.url(), configuration: testConfiguration { $0.validatePayload = PlainJSONFormat() })
+            let fetcher = try HTTPFetcher(
+                url: server.url(), configuration: testConfiguration { $0.validatePayload = PlainJSONFormat() })
             let error = try #require(await fetchError(fetcher))
             #expect(error.kind == .invalidPayload)
             #expect(error.retry == .doNotRetry)
@@ -246,7 +252,8 @@ struct HTTPFetcherFaultTests {
     @Test("with validatePayload, a body that decodes is returned unchanged")
     func validPayloadPassesValidation() async throws {
         try await ScriptedHTTPServer.with({ _ in Reply.json(#"{"a": true}"#) }) { server in
-            let fetcher = try HTTPFetcher(url: server.url(), configuration: testConfiguration { $0.validatePayload = PlainJSONFormat() })
+            let fetcher = try HTTPFetcher(
+                url: server.url(), configuration: testConfiguration { $0.validatePayload = PlainJSONFormat() })
             let payload = try #require(modifiedPayload(try await fetcher.fetch(FetchRequest())))
             #expect(payload.bytes == Data(#"{"a": true}"#.utf8))
         }
@@ -263,6 +270,16 @@ struct HTTPFetcherFaultTests {
         #expect(error.kind == .transport)
         #expect(error.retry == .backoff)
         #expect(error.message.contains("-1004"))
+    }
+
+    @Test("a host name that does not resolve is a transport error retried with backoff")
+    func unresolvableHost() async throws {
+        // `.invalid` never resolves (RFC 6761), with or without a network.
+        let url = try #require(URL(string: "https://config.nonexistent.invalid/config.json"))
+        let error = try #require(await fetchError(try HTTPFetcher(url: url, configuration: testConfiguration())))
+        #expect(error.kind == .transport)
+        #expect(error.retry == .backoff)
+        #expect(error.message.contains("https://config.nonexistent.invalid/config.json"))
     }
 
     @Test("an answer slower than the timeout is a timeout error retried with backoff")
@@ -374,7 +391,8 @@ struct HTTPFetcherFaultTests {
     func headerProviderFetchErrorPassesThrough() async throws {
         try await ScriptedHTTPServer.with({ _ in Reply.json("{}") }) { server in
             let chosen = FetchError(.other, retry: .doNotRetry, message: "signed out; sign in again")
-            let fetcher = try HTTPFetcher(url: server.url(), configuration: testConfiguration { $0.headerProvider = { throw chosen } })
+            let fetcher = try HTTPFetcher(
+                url: server.url(), configuration: testConfiguration { $0.headerProvider = { throw chosen } })
             #expect(await fetchError(fetcher) == chosen)
         }
     }

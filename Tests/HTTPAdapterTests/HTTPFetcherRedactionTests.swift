@@ -14,7 +14,8 @@ struct HTTPFetcherRedactionTests {
     private static let apiKey = "apikey-0a9b8c7d6e5f"
     private static let secrets = [bearer, "tok_9f8e7d6c5b4a39281706", customSecret, providerSecret, apiKey]
 
-    private static func configuration(_ change: (inout HTTPFetcher.Configuration) -> Void = { _ in }) -> HTTPFetcher.Configuration {
+    private static func configuration(_ change: (inout HTTPFetcher.Configuration) -> Void = { _ in }) -> HTTPFetcher.Configuration
+    {
         testConfiguration {
             $0.headers = ["Authorization": bearer, "X-Custom-Secret": customSecret, "X-Api-Key": apiKey, "X-Visible": "plain"]
             $0.secretHeaderNames = ["x-custom-secret", "X-Session"]
@@ -26,7 +27,10 @@ struct HTTPFetcherRedactionTests {
 
     /// Every text an error exposes.
     private static func texts(of error: FetchError) -> [String] {
-        [error.message, error.description, String(describing: error), String(reflecting: error), "\(error.kind)", "\(error.retry)"]
+        [
+            error.message, error.description, String(describing: error), String(reflecting: error), "\(error.kind)",
+            "\(error.retry)",
+        ]
     }
 
     /// A server whose faults echo the secrets it received wherever a response can carry text.
@@ -55,7 +59,9 @@ struct HTTPFetcherRedactionTests {
     func noSecretInAnyError() async throws {
         var errors: [FetchError] = []
         try await ScriptedHTTPServer.with(Self.echoingFault) { server in
-            for path in ["/500", "/429", "/404", "/401", "/type", "/loop", "/insecure", "/empty", "/invalid", "/large", "/truncated"] {
+            for path in [
+                "/500", "/429", "/404", "/401", "/type", "/loop", "/insecure", "/empty", "/invalid", "/large", "/truncated",
+            ] {
                 let fetcher = try HTTPFetcher(
                     url: server.url(path),
                     configuration: Self.configuration {
@@ -72,7 +78,9 @@ struct HTTPFetcherRedactionTests {
         let closed = try await ScriptedHTTPServer.start { _ in Reply.json("{}") }
         let closedURL = closed.url()
         await closed.stop()
-        if let error = await fetchError(try HTTPFetcher(url: closedURL, configuration: Self.configuration())) { errors.append(error) }
+        if let error = await fetchError(try HTTPFetcher(url: closedURL, configuration: Self.configuration())) {
+            errors.append(error)
+        }
         let gate = Gate()
         try await ScriptedHTTPServer.with({ _ in
             await gate.wait()
@@ -86,7 +94,8 @@ struct HTTPFetcherRedactionTests {
         struct LeakyError: Error, CustomStringConvertible {
             var description: String { "could not refresh \(HTTPFetcherRedactionTests.providerSecret)" }
         }
-        let failing = try HTTPFetcher(url: closedURL, configuration: Self.configuration { $0.headerProvider = { throw LeakyError() } })
+        let failing = try HTTPFetcher(
+            url: closedURL, configuration: Self.configuration { $0.headerProvider = { throw LeakyError() } })
         if let error = await fetchError(failing) { errors.append(error) }
         // A provider's own FetchError that quotes a static secret is redacted too.
         let quoting = try HTTPFetcher(
@@ -143,7 +152,8 @@ struct HTTPFetcherRedactionTests {
             #expect(!error.message.contains("query-secret-456"))
             #expect(!error.message.contains("pw-secret-123"))
             #expect(error.message.contains("http://127.0.0.1:\(server.port)/fail?<redacted>"))
-            let working = try HTTPFetcher(url: try #require(URL(string: "http://127.0.0.1:\(server.port)/ok?key=query-secret-456")))
+            let working = try HTTPFetcher(
+                url: try #require(URL(string: "http://127.0.0.1:\(server.port)/ok?key=query-secret-456")))
             let payload = try #require(modifiedPayload(try await working.fetch(FetchRequest())))
             #expect(payload.source == "http://127.0.0.1:\(server.port)/ok?<redacted>")
         }
@@ -153,7 +163,9 @@ struct HTTPFetcherRedactionTests {
     func secretsStayOnTheirOrigin() async throws {
         try await ScriptedHTTPServer.with({ _ in Reply.json("{}") }) { other in
             try await ScriptedHTTPServer.with({ request in
-                request.path == "/here" ? Reply.json("{}") : Reply.make(302, ["Location": request.path == "/away" ? other.url().absoluteString : "/here"])
+                request.path == "/here"
+                    ? Reply.json("{}")
+                    : Reply.make(302, ["Location": request.path == "/away" ? other.url().absoluteString : "/here"])
             }) { origin in
                 let away = try HTTPFetcher(url: origin.url("/away"), configuration: Self.configuration())
                 #expect(modifiedPayload(try await away.fetch(FetchRequest())) != nil)

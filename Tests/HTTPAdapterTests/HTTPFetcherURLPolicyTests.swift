@@ -24,7 +24,8 @@ struct HTTPFetcherURLPolicyTests {
         "https to any host and plain http to loopback hosts are allowed",
         arguments: [
             "https://cdn.example.com/config.json", "HTTPS://Example.COM/x", "http://localhost:8080/c.json", "http://LOCALHOST/c",
-            "http://localhost./c", "http://127.0.0.1:9/c", "http://127.200.3.4/c", "http://[::1]:8080/c", "http://[0:0:0:0:0:0:0:1]/c",
+            "http://localhost./c", "http://127.0.0.1:9/c", "http://127.200.3.4/c", "http://[::1]:8080/c",
+            "http://[0:0:0:0:0:0:0:1]/c",
         ])
     func allowedURLs(url: String) {
         #expect(refusal(url) == nil)
@@ -49,7 +50,10 @@ struct HTTPFetcherURLPolicyTests {
 
     @Test(
         "schemes other than http and https, and URLs without a host, are refused even with the opt-in",
-        arguments: ["ftp://example.com/c.json", "file:///etc/config.json", "ws://localhost/c", "data:,{}", "https:///nohost", "config.json"])
+        arguments: [
+            "ftp://example.com/c.json", "file:///etc/config.json", "ws://localhost/c", "data:,{}", "https:///nohost",
+            "config.json",
+        ])
     func otherSchemesAreRefused(url: String) {
         let error = refusal(url, .init(allowsInsecureHTTPForNonLoopbackHosts: true))
         #expect(error?.kind == .invalidAdapterSetting)
@@ -59,7 +63,8 @@ struct HTTPFetcherURLPolicyTests {
     func invalidSettings() {
         let cases: [(HTTPFetcher.Configuration, String)] = [
             (.init(timeout: 0), "timeout"), (.init(timeout: -1), "timeout"), (.init(timeout: .nan), "timeout"),
-            (.init(timeout: .infinity), "timeout"), (.init(maxBodySize: 0), "maxBodySize"), (.init(acceptedContentTypes: []), "acceptedContentTypes"),
+            (.init(timeout: .infinity), "timeout"), (.init(maxBodySize: 0), "maxBodySize"),
+            (.init(acceptedContentTypes: []), "acceptedContentTypes"),
             (.init(acceptedContentTypes: ["json"]), "acceptedContentTypes"), (.init(maxRedirects: -1), "maxRedirects"),
             (.init(headers: ["Bad Name": "x"]), "Bad Name"), (.init(headers: ["": "x"]), "header"),
         ]

@@ -31,7 +31,8 @@ struct ResponseHeaderParsingTests {
     @Test(
         "malformed Retry-After values give nil",
         arguments: [
-            "", "  ", "-5", "1.5", "soon", "Sun, 30 Feb 2023 00:00:00 GMT", "Sun, 06 Nov 1994 25:00:00 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
+            "", "  ", "-5", "1.5", "soon", "Sun, 30 Feb 2023 00:00:00 GMT", "Sun, 06 Nov 1994 25:00:00 GMT",
+            "Sun, 06 Foo 1994 08:49:37 GMT",
             "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 06 Nov 94 08:49:37 GMT", "99999999999999999999999",
         ])
     func malformedRetryAfter(text: String) {
@@ -53,7 +54,9 @@ struct ResponseHeaderParsingTests {
         #expect(ResponseHeaderParsing.maxAge(cacheControl: cacheControl, age: age) == expected)
     }
 
-    @Test("no max-age, or a malformed one, gives no TTL", arguments: ["no-cache", "no-store", "s-maxage=30", "max-age=-1", "max-age=abc", "max-age="])
+    @Test(
+        "no max-age, or a malformed one, gives no TTL",
+        arguments: ["no-cache", "no-store", "s-maxage=30", "max-age=-1", "max-age=abc", "max-age="])
     func noMaxAge(cacheControl: String) {
         #expect(ResponseHeaderParsing.maxAge(cacheControl: cacheControl, age: nil) == nil)
         #expect(ResponseHeaderParsing.maxAge(cacheControl: nil, age: "5") == nil)

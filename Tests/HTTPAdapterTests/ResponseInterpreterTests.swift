@@ -21,14 +21,17 @@ struct ResponseInterpreterTests {
     }
 
     private func failure(_ code: Int) -> TransferOutcome {
-        TransferOutcome(head: nil, body: Data(), failure: TransportFailure(domain: "NSURLErrorDomain", code: code, description: "x"), abort: nil)
+        TransferOutcome(
+            head: nil, body: Data(), failure: TransportFailure(domain: "NSURLErrorDomain", code: code, description: "x"),
+            abort: nil)
     }
 
     @Test(
         "URL error codes map to kinds and advice",
         arguments: [
             (-1001, FetchError.Kind.timeout, RetryAdvice.backoff), (-1003, .transport, .backoff), (-1004, .transport, .backoff),
-            (-1005, .transport, .backoff), (-1009, .transport, .backoff), (-1200, .transport, .backoff), (-1, .transport, .backoff),
+            (-1005, .transport, .backoff), (-1009, .transport, .backoff), (-1200, .transport, .backoff),
+            (-1, .transport, .backoff),
             (-1007, .redirectLoop, .doNotRetry), (-1002, .other, .doNotRetry), (-999, .cancelled, .doNotRetry),
         ])
     func urlErrorCodes(code: Int, kind: FetchError.Kind, retry: RetryAdvice) {
@@ -72,7 +75,8 @@ struct ResponseInterpreterTests {
     func encodedBodySkipsLengthCheck() throws {
         var head = ResponseHead(status: 200, contentType: "application/json", contentLength: 10)
         head.contentEncoding = "gzip"
-        let result = try interpreter.result(for: TransferOutcome(head: head, body: Data("{\"a\":1}".utf8), failure: nil, abort: nil), request: FetchRequest())
+        let result = try interpreter.result(
+            for: TransferOutcome(head: head, body: Data("{\"a\":1}".utf8), failure: nil, abort: nil), request: FetchRequest())
         #expect(modifiedPayload(result)?.bytes == Data("{\"a\":1}".utf8))
     }
 }

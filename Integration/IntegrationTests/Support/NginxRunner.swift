@@ -159,7 +159,8 @@ final class NginxRunner: @unchecked Sendable {
         let text = try String(contentsOf: accessLog, encoding: .utf8)
         return text.split(separator: "\n").compactMap { line in
             // nginx writes a double quote in a logged value as \x22, and an empty value as "-".
-            let fields = line.replacingOccurrences(of: "\\x22", with: "\"").split(separator: "|", omittingEmptySubsequences: false)
+            let fields = line.replacingOccurrences(of: "\\x22", with: "\"").split(
+                separator: "|", omittingEmptySubsequences: false)
             guard fields.count == 4, let status = Int(fields[0]), let bytes = Int(fields[1]) else { return nil }
             func dash(_ text: Substring) -> String { text == "-" ? "" : String(text) }
             return AccessEntry(status: status, bodyBytes: bytes, ifNoneMatch: dash(fields[2]), ifModifiedSince: dash(fields[3]))
@@ -212,7 +213,9 @@ final class NginxRunner: @unchecked Sendable {
         defer { close(descriptor) }
         var address = loopbackAddress(port: 0)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0 else { throw NginxError("bind() failed: \(errno)") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -229,7 +232,9 @@ final class NginxRunner: @unchecked Sendable {
         defer { close(descriptor) }
         var address = loopbackAddress(port: port)
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         return result == 0
     }

@@ -214,7 +214,9 @@ private final class ServerState: @unchecked Sendable {
     }
 
     /// Records the request, takes the next fault, and returns the index of the log entry.
-    private func begin(_ request: HTTPRequest) -> (index: Int, fault: TestConfigServer.Fault?, document: TestConfigServer.Document?) {
+    private func begin(_ request: HTTPRequest) -> (
+        index: Int, fault: TestConfigServer.Fault?, document: TestConfigServer.Document?
+    ) {
         var headers: [String: String] = [:]
         for (name, value) in request.headers { headers[name.rawValue.lowercased()] = value }
         lock.lock()

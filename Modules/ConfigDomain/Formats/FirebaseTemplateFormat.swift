@@ -179,7 +179,8 @@ public struct FirebaseTemplateFormat: PayloadFormat {
                     try drop(
                         PayloadError(
                             format: name,
-                            reason: "the parameter \"\(entry.key)\" is defined more than once (\(paths.joined(separator: ", "))); all are ignored",
+                            reason:
+                                "the parameter \"\(entry.key)\" is defined more than once (\(paths.joined(separator: ", "))); all are ignored",
                             path: entry.path))
                 }
                 continue
