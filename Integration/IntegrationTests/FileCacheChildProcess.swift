@@ -2,9 +2,9 @@ import Dispatch
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A child process started with `posix_spawn`, its standard output on a pipe.
@@ -27,12 +27,12 @@ final class FileCacheChild: @unchecked Sendable {
     /// The directory holding the package's built products (next to the test bundle).
     static var productsDirectory: URL {
         #if os(Linux)
-        return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         #else
-        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
-            return bundle.bundleURL.deletingLastPathComponent()
-        }
-        return Bundle.main.bundleURL
+            if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+                return bundle.bundleURL.deletingLastPathComponent()
+            }
+            return Bundle.main.bundleURL
         #endif
     }
 
@@ -46,16 +46,18 @@ final class FileCacheChild: @unchecked Sendable {
     init(_ executable: URL, _ arguments: [String]) throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
-        // Close-on-exec on both ends, so children spawned by parallel tests do not keep our pipe open.
+        // Close-on-exec on both ends, so children spawned by parallel tests do not keep our pipe
+        // open (`pipe2` is not exported by the Glibc module; the window before `fcntl` is tiny,
+        // and no assertion depends on end-of-file).
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
 
         #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        var attributes: posix_spawnattr_t?
+            var actions: posix_spawn_file_actions_t?
+            var attributes: posix_spawnattr_t?
         #else
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
         #endif
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
@@ -74,7 +76,7 @@ final class FileCacheChild: @unchecked Sendable {
         }
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var child: pid_t = 0
         let status = posix_spawn(&child, executable.path, &actions, &attributes, argv, environ)
         close(fds[1])
@@ -164,9 +166,9 @@ final class FileCacheChild: @unchecked Sendable {
         defer { lock.unlock() }
         guard !exited else { return false }
         #if canImport(Glibc)
-        return Glibc.kill(pid, signal) == 0
+            return Glibc.kill(pid, signal) == 0
         #else
-        return Darwin.kill(pid, signal) == 0
+            return Darwin.kill(pid, signal) == 0
         #endif
     }
 }

@@ -5,9 +5,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A fresh temporary directory for one integration test.
@@ -26,7 +26,8 @@ struct FileCacheTestDirectory {
 struct FileCacheCrashTests {
     @Test("a writer SIGKILLed at random moments 220 times always leaves a snapshot it wrote, byte-identical, and never loses one")
     func killedWriterLeavesWholeSnapshots() async throws {
-        let fixture = try #require(FileCacheChild.fixture, "build the CacheWriterFixture product first: swift build --build-tests")
+        let fixture = try #require(
+            FileCacheChild.fixture, "build the CacheWriterFixture product first: swift build --build-tests")
         let directory = try FileCacheTestDirectory()
         defer { directory.remove() }
         let cache = FileSnapshotCache(directory: directory.url)
@@ -53,8 +54,11 @@ struct FileCacheCrashTests {
             case .unreadable(let error):
                 Issue.record("round \(round): unreadable after a kill: \(error)")
             case .hit(let snapshot):
-                let counter = try #require(FileCacheFixturePayloads.leadingInteger("counter", in: snapshot.payload), "round \(round)")
-                #expect(snapshot.payload == FileCacheFixturePayloads.crashPayload(counter), "round \(round): payload \(counter) differs")
+                let counter = try #require(
+                    FileCacheFixturePayloads.leadingInteger("counter", in: snapshot.payload), "round \(round)")
+                #expect(
+                    snapshot.payload == FileCacheFixturePayloads.crashPayload(counter),
+                    "round \(round): payload \(counter) differs")
                 let stored = FileCacheFixturePayloads.crashMetadata(counter, renewed: false)
                 let renewed = FileCacheFixturePayloads.crashMetadata(counter, renewed: true)
                 #expect(

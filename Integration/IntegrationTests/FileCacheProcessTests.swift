@@ -27,7 +27,8 @@ private final class FileCacheStopFlag: @unchecked Sendable {
 struct FileCacheProcessTests {
     @Test("two processes writing the same configuration for 3 s both finish without a lock timeout and leave a valid snapshot")
     func twoConcurrentWriters() async throws {
-        let fixture = try #require(FileCacheChild.fixture, "build the CacheWriterFixture product first: swift build --build-tests")
+        let fixture = try #require(
+            FileCacheChild.fixture, "build the CacheWriterFixture product first: swift build --build-tests")
         let directory = try FileCacheTestDirectory()
         defer { directory.remove() }
         let cache = FileSnapshotCache(directory: directory.url)
@@ -66,7 +67,9 @@ struct FileCacheProcessTests {
         let report = try await cache.inspect()
         #expect(report.quarantined.isEmpty)
         #expect(report.otherFiles.isEmpty, "leftover files: \(report.otherFiles)")
-        print("file cache two writers: steps \(steps), \(observed.loads) concurrent loads, all whole; \(results.map { $0.line ?? "" })")
+        print(
+            "file cache two writers: steps \(steps), \(observed.loads) concurrent loads, all whole; \(results.map { $0.line ?? "" })"
+        )
     }
 
     /// Why `result` is not a snapshot one of the hammer writers stored, or nil when it is.
@@ -83,7 +86,8 @@ struct FileCacheProcessTests {
             guard snapshot.payload == FileCacheFixturePayloads.hammerPayload(writer: writer, step: step) else {
                 return "payload of writer \(writer) step \(step) differs"
             }
-            guard snapshot.metadata.contentHash == ContentHash(of: snapshot.payload), snapshot.metadata.source == "hammer-\(writer)"
+            guard snapshot.metadata.contentHash == ContentHash(of: snapshot.payload),
+                snapshot.metadata.source == "hammer-\(writer)"
             else { return "metadata of writer \(writer) step \(step) belongs to another payload" }
             return nil
         }
@@ -91,7 +95,8 @@ struct FileCacheProcessTests {
 
     @Test("a fresh process loads a 1,000-key cached snapshot, decodes it and reads a value")
     func coldStart() async throws {
-        let fixture = try #require(FileCacheChild.fixture, "build the CacheWriterFixture product first: swift build --build-tests")
+        let fixture = try #require(
+            FileCacheChild.fixture, "build the CacheWriterFixture product first: swift build --build-tests")
         let directory = try FileCacheTestDirectory()
         defer { directory.remove() }
         let prepare = try FileCacheChild(fixture, ["prepare-cold", directory.url.path, "cold", "1000"])

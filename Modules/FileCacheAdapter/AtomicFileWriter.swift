@@ -2,11 +2,11 @@ import ConfigDomain
 import Foundation
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Replaces a file so that a crash at any moment leaves either the old file or the new one.
@@ -40,17 +40,19 @@ enum AtomicFileWriter {
             return abandon(failure.cacheError(path: temporaryPath))
         }
         #if canImport(Darwin)
-        if let protection = options.fileProtection {
-            do {
-                try FileManager.default.setAttributes([.protectionKey: protection.fileProtectionType], ofItemAtPath: temporaryPath)
-            } catch {
-                let code = Int32(truncatingIfNeeded: (error as NSError).code)
-                return abandon(
-                    CacheError(
-                        .io(operation: "setAttributes(protectionKey)", code: code),
-                        message: "could not set data protection \(protection) on \(temporaryPath): \(error.localizedDescription)"))
+            if let protection = options.fileProtection {
+                do {
+                    try FileManager.default.setAttributes(
+                        [.protectionKey: protection.fileProtectionType], ofItemAtPath: temporaryPath)
+                } catch {
+                    let code = Int32(truncatingIfNeeded: (error as NSError).code)
+                    return abandon(
+                        CacheError(
+                            .io(operation: "setAttributes(protectionKey)", code: code),
+                            message:
+                                "could not set data protection \(protection) on \(temporaryPath): \(error.localizedDescription)"))
+                }
             }
-        }
         #endif
         if case .failure(let failure) = header.withUnsafeBytes({ file.write($0) }) {
             return abandon(failure.cacheError(path: temporaryPath))

@@ -3,11 +3,11 @@ import ConfigPorts
 import Foundation
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The synchronous engine behind ``FileSnapshotCache``: every operation on one directory,
@@ -45,7 +45,8 @@ struct CacheDirectory: Sendable {
             if let error = nameMismatch(stored, expected: name, fileName: fileName, kind: .snapshot) {
                 return .unreadable(quarantine(fileName, of: files, identity: stored.identity, error: error, holdingLock: nil))
             }
-            let metadata = slot == .active ? effectiveMetadata(of: stored, files: files, quarantining: true).metadata : stored.metadata
+            let metadata =
+                slot == .active ? effectiveMetadata(of: stored, files: files, quarantining: true).metadata : stored.metadata
             return .hit(CachedSnapshot(payload: stored.payload, metadata: metadata))
         }
     }
@@ -62,11 +63,14 @@ struct CacheDirectory: Sendable {
         case .failed(let error):
             return (stored.metadata, .damaged(error))
         case .damaged(let error, let identity):
-            let reported = quarantining ? quarantine(fileName, of: files, identity: identity, error: error, holdingLock: nil) : error
+            let reported =
+                quarantining ? quarantine(fileName, of: files, identity: identity, error: error, holdingLock: nil) : error
             return (stored.metadata, .damaged(reported))
         case .intact(let renewal):
             if let error = nameMismatch(renewal, expected: stored.name, fileName: fileName, kind: .renewal) {
-                let reported = quarantining ? quarantine(fileName, of: files, identity: renewal.identity, error: error, holdingLock: nil) : error
+                let reported =
+                    quarantining
+                    ? quarantine(fileName, of: files, identity: renewal.identity, error: error, holdingLock: nil) : error
                 return (stored.metadata, .damaged(reported))
             }
             let applies =
@@ -102,7 +106,8 @@ struct CacheDirectory: Sendable {
         return withLock(files) { _ in
             removeLeftovers(of: files)
             let written = AtomicFileWriter.replace(
-                files.snapshot(slot), in: path, temporaryName: files.temporary(), header: header, payload: payload, options: options)
+                files.snapshot(slot), in: path, temporaryName: files.temporary(), header: header, payload: payload,
+                options: options)
             if case .success = written, slot == .active {
                 // The renewal file names the replaced payload; it no longer applies. Leaving it
                 // (after a crash here) is harmless: loads check what it names.
@@ -143,7 +148,8 @@ struct CacheDirectory: Sendable {
                 payloadLength: stored.header.payloadLength, payloadChecksum: stored.header.payloadChecksum
             ).sealed(kind: .renewal, metadata: encoded)
             return AtomicFileWriter.replace(
-                files.renewedMetadata, in: path, temporaryName: files.temporary(), header: header, payload: Data(), options: options)
+                files.renewedMetadata, in: path, temporaryName: files.temporary(), header: header, payload: Data(),
+                options: options)
         }
     }
 
@@ -232,18 +238,23 @@ struct CacheDirectory: Sendable {
         for slot in CacheSlot.allCases {
             let fileName = stem + "." + slot.rawValue + "." + CacheFileNames.snapshotExtension
             guard present.contains(fileName) else { continue }
-            let size = Int((try? PosixFileSystem.status(file(fileName)).get())?.size ?? 0)
+            let size = Int(clamping: (try? PosixFileSystem.status(file(fileName)).get())?.size ?? 0)
             let report: CacheDirectoryReport.Snapshot
             switch CacheFileReader.read(file(fileName), kind: .snapshot, maxPayloadSize: options.maxPayloadSize) {
             case .absent:
                 continue
             case .failed(let error), .damaged(let error, _):
-                report = .init(fileName: fileName, fileSize: size, integrity: .damaged(error), payloadSize: nil, metadata: nil, isRenewed: false)
+                report = .init(
+                    fileName: fileName, fileSize: size, integrity: .damaged(error), payloadSize: nil, metadata: nil,
+                    isRenewed: false)
             case .intact(let stored):
                 if CacheFileNames.stem(for: stored.name) != stem {
                     let error = CacheFileReader.damage(
-                        .badMetadata, file(fileName), .snapshot, "it holds configuration '\(stored.name)', whose files are named differently")
-                    report = .init(fileName: fileName, fileSize: size, integrity: .damaged(error), payloadSize: nil, metadata: nil, isRenewed: false)
+                        .badMetadata, file(fileName), .snapshot,
+                        "it holds configuration '\(stored.name)', whose files are named differently")
+                    report = .init(
+                        fileName: fileName, fileSize: size, integrity: .damaged(error), payloadSize: nil, metadata: nil,
+                        isRenewed: false)
                 } else {
                     name = stored.name
                     if slot == .active { activeFile = stored }
@@ -256,10 +267,11 @@ struct CacheDirectory: Sendable {
         }
         let renewalName = stem + ".active." + CacheFileNames.metadataExtension
         if present.contains(renewalName) {
-            let size = Int((try? PosixFileSystem.status(file(renewalName)).get())?.size ?? 0)
+            let size = Int(clamping: (try? PosixFileSystem.status(file(renewalName)).get())?.size ?? 0)
             var state: CacheDirectoryReport.RenewalState = .stale
             if let activeFile {
-                let effective = effectiveMetadata(of: activeFile, files: CacheFileNames(name: activeFile.name), quarantining: false)
+                let effective = effectiveMetadata(
+                    of: activeFile, files: CacheFileNames(name: activeFile.name), quarantining: false)
                 state = effective.renewal ?? .stale
                 if state == .current {
                     active?.metadata = effective.metadata
@@ -311,7 +323,9 @@ struct CacheDirectory: Sendable {
                             message: "could not create the cache directory's parent \(parent): \(error.localizedDescription)"))
                 }
             }
-            return PosixFileSystem.makeDirectory(path, permissions: options.directoryPermissions).mapError { $0.cacheError(path: path) }
+            return PosixFileSystem.makeDirectory(path, permissions: options.directoryPermissions).mapError {
+                $0.cacheError(path: path)
+            }
         case .failure(let failure):
             return .failure(failure.cacheError(path: path))
         }
@@ -330,7 +344,9 @@ struct CacheDirectory: Sendable {
 
     /// Reads and verifies `slot` under the held lock; a damaged file is quarantined and returned
     /// as the error.
-    private func verifiedSnapshot(_ files: CacheFileNames, slot: CacheSlot, lock: WriteLock) -> Result<VerifiedCacheFile?, CacheError> {
+    private func verifiedSnapshot(_ files: CacheFileNames, slot: CacheSlot, lock: WriteLock) -> Result<
+        VerifiedCacheFile?, CacheError
+    > {
         let fileName = files.snapshot(slot)
         switch CacheFileReader.read(file(fileName), kind: .snapshot, maxPayloadSize: options.maxPayloadSize) {
         case .absent:
@@ -365,7 +381,8 @@ struct CacheDirectory: Sendable {
         }
         defer { if holdingLock == nil { lock?.release() } }
         switch Quarantine.move(
-            fileName, in: path, expected: identity, limit: options.quarantineLimit, directoryPermissions: options.directoryPermissions)
+            fileName, in: path, expected: identity, limit: options.quarantineLimit,
+            directoryPermissions: options.directoryPermissions)
         {
         case .success(let moved?):
             error.message += "; it was moved to \(Quarantine.folderName)/\(moved)"
@@ -382,7 +399,8 @@ struct CacheDirectory: Sendable {
         return error
     }
 
-    private func nameMismatch(_ stored: VerifiedCacheFile, expected: String, fileName: String, kind: CacheFileKind) -> CacheError? {
+    private func nameMismatch(_ stored: VerifiedCacheFile, expected: String, fileName: String, kind: CacheFileKind) -> CacheError?
+    {
         guard stored.name != expected else { return nil }
         return CacheFileReader.damage(
             .badMetadata, file(fileName), kind,
@@ -401,7 +419,9 @@ struct CacheDirectory: Sendable {
     private func notFound(_ name: String, _ action: String) -> CacheError {
         CacheError(
             .notFound,
-            message: "there is no active snapshot of '\(name)' in \(path) to \(action); store a snapshot first (a 304 needs a cached payload)")
+            message:
+                "there is no active snapshot of '\(name)' in \(path) to \(action); store a snapshot first (a 304 needs a cached payload)"
+        )
     }
 
     /// Deletes temporary files of `files` left by writers that crashed (the caller holds the lock,

@@ -75,9 +75,14 @@ public struct CacheFileNames: Sendable, Hashable {
         }
         if prefix.isEmpty { prefix = "_" }
         let digest = SHA256Digest.hash(Array(canonical.utf8))
-        var hash = ""
-        for byte in digest.prefix(16) { hash += hex(UInt64(byte), digits: 2) }
-        return prefix + "-" + hash
+        let digits = Array("0123456789abcdef".utf8)
+        var hash: [UInt8] = []
+        hash.reserveCapacity(32)
+        for byte in digest.prefix(16) {
+            hash.append(digits[Int(byte >> 4)])
+            hash.append(digits[Int(byte & 0x0F)])
+        }
+        return prefix + "-" + String(decoding: hash, as: UTF8.self)
     }
 
     /// `value` in lowercase hex, left-padded with zeros to `digits`.

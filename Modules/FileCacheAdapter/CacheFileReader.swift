@@ -2,11 +2,11 @@ import ConfigDomain
 import Foundation
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A cache file read whole and verified.
@@ -50,7 +50,8 @@ enum CacheFileReader {
         case .failure(let failure) where failure.isNotFound: return .absent
         case .failure(let failure) where failure.code == ELOOP:
             let identity = try? PosixFileSystem.status(path).get()
-            return .damaged(damage(.notAFile, path, kind, "it is a symbolic link, which the cache never creates"), identity: identity)
+            return .damaged(
+                damage(.notAFile, path, kind, "it is a symbolic link, which the cache never creates"), identity: identity)
         case .failure(let failure): return .failed(failure.cacheError(path: path))
         }
         let identity: PosixFileSystem.EntryStatus
@@ -107,21 +108,28 @@ enum CacheFileReader {
             let supported = Int(EnvelopeHeader.currentVersion)
             let message =
                 "\(path) was written in cache format version \(version); this build reads version \(supported) only. "
-                + "It is treated as a miss and replaced by the next successful fetch; update the library to read it"
-            return .failure(.damaged(CacheError(.unsupportedVersion(found: Int(version), supported: supported), message: message)))
+                + "Update the library to read it"
+            return .failure(
+                .damaged(CacheError(.unsupportedVersion(found: Int(version), supported: supported), message: message)))
         }
         guard head.count == EnvelopeHeader.size, let header = EnvelopeHeader(parsing: head) else {
             return damaged(.truncated, "it ends after \(head.count) bytes, inside the \(EnvelopeHeader.size)-byte header")
         }
 
         // Metadata section, then the header checksum over both.
-        let metadataLength = Int(header.metadataLength)
-        if Int64(EnvelopeHeader.size) + Int64(metadataLength) > size {
-            return damaged(.truncated, "its header declares \(metadataLength) bytes of metadata but the file has \(size) bytes in all")
+        let declaredMetadataLength = Int64(header.metadataLength)
+        if Int64(EnvelopeHeader.size) + declaredMetadataLength > size {
+            return damaged(
+                .truncated,
+                "its header declares \(declaredMetadataLength) bytes of metadata but the file has \(size) bytes in all")
         }
-        if metadataLength > EnvelopeHeader.maxMetadataLength {
-            return damaged(.badMetadata, "its header declares \(metadataLength) bytes of metadata, over the \(EnvelopeHeader.maxMetadataLength)-byte bound")
+        if declaredMetadataLength > Int64(EnvelopeHeader.maxMetadataLength) {
+            return damaged(
+                .badMetadata,
+                "its header declares \(declaredMetadataLength) bytes of metadata, over the \(EnvelopeHeader.maxMetadataLength)-byte bound"
+            )
         }
+        let metadataLength = Int(declaredMetadataLength)  // at most 1 MiB, so it fits any Int
         let metadataBytes: [UInt8]
         switch read(metadataLength) {
         case .success(let bytes) where bytes.count == metadataLength: metadataBytes = bytes
@@ -132,7 +140,8 @@ enum CacheFileReader {
         guard expectedHeaderChecksum == header.headerChecksum else {
             return damaged(
                 .badChecksum,
-                "its header checksum is \(hex(header.headerChecksum)) but the header and metadata hash to \(hex(expectedHeaderChecksum))")
+                "its header checksum is \(hex(header.headerChecksum)) but the header and metadata hash to \(hex(expectedHeaderChecksum))"
+            )
         }
         guard header.reserved == 0 else {
             return damaged(.badMetadata, "reserved header flags \(header.reserved) are set, which version 1 never does")
@@ -145,7 +154,7 @@ enum CacheFileReader {
 
         // Payload (snapshot files only).
         let payloadLength: Int64 = kind == .snapshot ? Int64(clamping: header.payloadLength) : 0
-        if kind == .snapshot && header.payloadLength > UInt64(maxPayloadSize) {
+        if kind == .snapshot && header.payloadLength > UInt64(clamping: maxPayloadSize) {
             return .failure(
                 .failed(
                     CacheError(
@@ -178,7 +187,8 @@ enum CacheFileReader {
             }
         }
         return .success(
-            VerifiedCacheFile(header: header, name: decoded.name, metadata: decoded.metadata, payload: payload, identity: identity))
+            VerifiedCacheFile(
+                header: header, name: decoded.name, metadata: decoded.metadata, payload: payload, identity: identity))
     }
 
     /// Why verification stopped.
@@ -190,7 +200,9 @@ enum CacheFileReader {
     }
 
     /// A corruption error for `path` with a readable explanation.
-    static func damage(_ reason: CacheError.CorruptionReason, _ path: String, _ kind: CacheFileKind, _ detail: String) -> CacheError {
+    static func damage(_ reason: CacheError.CorruptionReason, _ path: String, _ kind: CacheFileKind, _ detail: String)
+        -> CacheError
+    {
         CacheError(.corrupt(reason), message: "the \(kind.label) file \(path) is damaged (\(reason.rawValue)): \(detail)")
     }
 

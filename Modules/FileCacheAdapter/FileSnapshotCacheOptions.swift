@@ -19,34 +19,34 @@ extension FileSnapshotCache {
         public var directoryPermissions: UInt16
 
         #if canImport(Darwin)
-        /// The data-protection class of every file the cache writes (Apple platforms only;
-        /// default `nil`: the container's default class).
-        public var fileProtection: DataProtection?
+            /// The data-protection class of every file the cache writes (Apple platforms only;
+            /// default `nil`: the container's default class).
+            public var fileProtection: DataProtection?
 
-        /// Creates options.
-        public init(
-            maxPayloadSize: Int = 5 * 1024 * 1024, lockTimeout: TimeInterval = 5, quarantineLimit: Int = 3,
-            filePermissions: UInt16 = 0o600, directoryPermissions: UInt16 = 0o700, fileProtection: DataProtection? = nil
-        ) {
-            self.maxPayloadSize = maxPayloadSize
-            self.lockTimeout = lockTimeout
-            self.quarantineLimit = quarantineLimit
-            self.filePermissions = filePermissions
-            self.directoryPermissions = directoryPermissions
-            self.fileProtection = fileProtection
-        }
+            /// Creates options.
+            public init(
+                maxPayloadSize: Int = 5 * 1024 * 1024, lockTimeout: TimeInterval = 5, quarantineLimit: Int = 3,
+                filePermissions: UInt16 = 0o600, directoryPermissions: UInt16 = 0o700, fileProtection: DataProtection? = nil
+            ) {
+                self.maxPayloadSize = maxPayloadSize
+                self.lockTimeout = lockTimeout
+                self.quarantineLimit = quarantineLimit
+                self.filePermissions = filePermissions
+                self.directoryPermissions = directoryPermissions
+                self.fileProtection = fileProtection
+            }
         #else
-        /// Creates options.
-        public init(
-            maxPayloadSize: Int = 5 * 1024 * 1024, lockTimeout: TimeInterval = 5, quarantineLimit: Int = 3,
-            filePermissions: UInt16 = 0o600, directoryPermissions: UInt16 = 0o700
-        ) {
-            self.maxPayloadSize = maxPayloadSize
-            self.lockTimeout = lockTimeout
-            self.quarantineLimit = quarantineLimit
-            self.filePermissions = filePermissions
-            self.directoryPermissions = directoryPermissions
-        }
+            /// Creates options.
+            public init(
+                maxPayloadSize: Int = 5 * 1024 * 1024, lockTimeout: TimeInterval = 5, quarantineLimit: Int = 3,
+                filePermissions: UInt16 = 0o600, directoryPermissions: UInt16 = 0o700
+            ) {
+                self.maxPayloadSize = maxPayloadSize
+                self.lockTimeout = lockTimeout
+                self.quarantineLimit = quarantineLimit
+                self.filePermissions = filePermissions
+                self.directoryPermissions = directoryPermissions
+            }
         #endif
     }
 }

@@ -97,7 +97,9 @@ enum MetadataCoding {
         }
 
         mutating func string(_ field: String) throws(MetadataDecodingFailure) -> String {
-            let count = Int(try integer(UInt32.self, field))
+            guard let count = Int(exactly: try integer(UInt32.self, field)) else {
+                throw MetadataDecodingFailure(detail: "\(field) declares more bytes than this platform can address")
+            }
             guard bytes.count - offset >= count else {
                 throw MetadataDecodingFailure(detail: "\(field) declares \(count) bytes but the section ends first")
             }

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// An open file descriptor, closed when the last reference goes away.
@@ -21,11 +21,11 @@ final class OpenFile {
     static func open(_ path: String, flags: Int32, permissions: UInt16 = 0) -> Result<OpenFile, SystemCallFailure> {
         while true {
             #if canImport(Darwin)
-            let fd = Darwin.open(path, flags | O_CLOEXEC, mode_t(permissions))
+                let fd = Darwin.open(path, flags | O_CLOEXEC, mode_t(permissions))
             #elseif canImport(Glibc)
-            let fd = Glibc.open(path, flags | O_CLOEXEC, mode_t(permissions))
+                let fd = Glibc.open(path, flags | O_CLOEXEC, mode_t(permissions))
             #elseif canImport(Musl)
-            let fd = Musl.open(path, flags | O_CLOEXEC, mode_t(permissions))
+                let fd = Musl.open(path, flags | O_CLOEXEC, mode_t(permissions))
             #endif
             if fd >= 0 { return .success(OpenFile(descriptor: fd)) }
             if errno != EINTR { return .failure(.current("open")) }
@@ -46,11 +46,11 @@ final class OpenFile {
         var done = 0
         while done < buffer.count {
             #if canImport(Darwin)
-            let n = Darwin.read(descriptor, base + done, buffer.count - done)
+                let n = Darwin.read(descriptor, base + done, buffer.count - done)
             #elseif canImport(Glibc)
-            let n = Glibc.read(descriptor, base + done, buffer.count - done)
+                let n = Glibc.read(descriptor, base + done, buffer.count - done)
             #elseif canImport(Musl)
-            let n = Musl.read(descriptor, base + done, buffer.count - done)
+                let n = Musl.read(descriptor, base + done, buffer.count - done)
             #endif
             if n > 0 {
                 done += n
@@ -81,11 +81,11 @@ final class OpenFile {
         var done = 0
         while done < bytes.count {
             #if canImport(Darwin)
-            let n = Darwin.write(descriptor, base + done, bytes.count - done)
+                let n = Darwin.write(descriptor, base + done, bytes.count - done)
             #elseif canImport(Glibc)
-            let n = Glibc.write(descriptor, base + done, bytes.count - done)
+                let n = Glibc.write(descriptor, base + done, bytes.count - done)
             #elseif canImport(Musl)
-            let n = Musl.write(descriptor, base + done, bytes.count - done)
+                let n = Musl.write(descriptor, base + done, bytes.count - done)
             #endif
             if n > 0 {
                 done += n
@@ -105,7 +105,7 @@ final class OpenFile {
     /// `fsync` there only reaches the drive's cache), `fsync` elsewhere.
     func syncToStorage() -> Result<Void, SystemCallFailure> {
         #if canImport(Darwin)
-        if fcntl(descriptor, F_FULLFSYNC) == 0 { return .success(()) }
+            if fcntl(descriptor, F_FULLFSYNC) == 0 { return .success(()) }
         #endif
         while fsync(descriptor) != 0 {
             if errno != EINTR { return .failure(.current("fsync")) }

@@ -1,11 +1,11 @@
 import ConfigDomain
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A failed system call: which operation and the `errno` it left.
@@ -77,11 +77,11 @@ enum PosixFileSystem {
     /// `rename(from, to)`: atomically replaces `to`.
     static func rename(_ from: String, _ to: String) -> Result<Void, SystemCallFailure> {
         #if canImport(Darwin)
-        let result = Darwin.rename(from, to)
+            let result = Darwin.rename(from, to)
         #elseif canImport(Glibc)
-        let result = Glibc.rename(from, to)
+            let result = Glibc.rename(from, to)
         #elseif canImport(Musl)
-        let result = Musl.rename(from, to)
+            let result = Musl.rename(from, to)
         #endif
         return result == 0 ? .success(()) : .failure(.current("rename"))
     }

@@ -61,7 +61,7 @@ enum Quarantine {
             if let stamp = name.split(separator: "-", maxSplits: 1).first, let millis = UInt64(stamp) {
                 date = Date(timeIntervalSince1970: Double(millis) / 1000)
             }
-            return CacheDirectoryReport.QuarantinedFile(fileName: name, byteCount: Int(size), quarantinedAt: date)
+            return CacheDirectoryReport.QuarantinedFile(fileName: name, byteCount: Int(clamping: size), quarantinedAt: date)
         }
     }
 }

@@ -1,11 +1,11 @@
 import ConfigDomain
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The advisory lock that serialises every change to one configuration's files, across threads
@@ -29,12 +29,14 @@ final class WriteLock {
         at path: String, permissions: UInt16, timeout: Double
     ) -> Result<WriteLock, CacheError> {
         let file: OpenFile
-        switch OpenFile.open(path, flags: O_RDWR | O_CREAT, permissions: permissions) {
+        switch OpenFile.open(path, flags: O_RDWR | O_CREAT | O_NOFOLLOW, permissions: permissions) {
         case .success(let opened): file = opened
         case .failure(let failure): return .failure(failure.cacheError(path: path))
         }
         let start = PosixFileSystem.monotonicNanoseconds()
-        let limit = UInt64(max(0, timeout) * 1_000_000_000)
+        // NaN, negative and absurd timeouts are clamped (0 ... one year) so the conversion cannot trap.
+        let seconds = timeout.isNaN ? 0 : min(max(0, timeout), 31_536_000)
+        let limit = UInt64(seconds * 1_000_000_000)
         var pause: UInt32 = 500
         while true {
             switch file.tryLockExclusive() {

@@ -6,9 +6,9 @@ import Testing
 @testable import FileCacheAdapter
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One way to damage a stored snapshot file, and the reason a load must report.
@@ -90,7 +90,8 @@ struct CorruptionShape: Sendable, CustomTestStringConvertible {
             try overwrite(path, with: other)
         },
         .init(label: "reserved flags set", expected: .badMetadata) { path, _, _ in
-            try overwrite(path, with: crafted(metadata: MetadataCoding.encode(name: "victim", metadata: fullMetadata()), reserved: 1))
+            try overwrite(
+                path, with: crafted(metadata: MetadataCoding.encode(name: "victim", metadata: fullMetadata()), reserved: 1))
         },
         .init(label: "metadata that does not decode", expected: .badMetadata) { path, _, _ in
             try overwrite(path, with: crafted(metadata: [0, 0, 0, 9, 1, 2]))
@@ -109,7 +110,9 @@ struct CorruptionShape: Sendable, CustomTestStringConvertible {
 
 @Suite("Damaged files")
 struct CorruptionTests {
-    @Test("each corruption shape is reported with its reason, quarantined, and the next load is a clean miss", arguments: CorruptionShape.all)
+    @Test(
+        "each corruption shape is reported with its reason, quarantined, and the next load is a clean miss",
+        arguments: CorruptionShape.all)
     func corruptionShape(shape: CorruptionShape) async throws {
         try await withTemporaryDirectory { dir in
             let cache = FileSnapshotCache(directory: dir.url)
@@ -224,7 +227,8 @@ struct CorruptionTests {
             #expect(limit == 1_000)
             #expect(error.message.contains("maxPayloadSize"))
             #expect(dir.contents("quarantine").isEmpty)
-            #expect(await FileSnapshotCache(directory: dir.url).load("big", slot: .active) == .hit(sampleSnapshot(1, size: 2_000)))
+            #expect(
+                await FileSnapshotCache(directory: dir.url).load("big", slot: .active) == .hit(sampleSnapshot(1, size: 2_000)))
         }
     }
 }

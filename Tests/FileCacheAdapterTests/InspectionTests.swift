@@ -24,7 +24,8 @@ struct InspectionTests {
 
             let report = try await cache.inspect()
             #expect(report.directory.standardizedFileURL.path == dir.url.standardizedFileURL.path)
-            let byName = Dictionary(report.configurations.compactMap { c in c.name.map { ($0, c) } }, uniquingKeysWith: { a, _ in a })
+            let byName = Dictionary(
+                report.configurations.compactMap { c in c.name.map { ($0, c) } }, uniquingKeysWith: { a, _ in a })
             let alpha = try #require(byName["alpha"])
             #expect(alpha.active?.integrity == .intact)
             #expect(alpha.active?.payloadSize == 300)

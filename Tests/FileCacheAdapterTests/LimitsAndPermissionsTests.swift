@@ -27,6 +27,19 @@ struct LimitsAndPermissionsTests {
         }
     }
 
+    @Test("a negative size limit rejects every store and reports stored files as too large, without trapping")
+    func negativeLimit() async throws {
+        try await withTemporaryDirectory { dir in
+            try await FileSnapshotCache(directory: dir.url).store(sampleSnapshot(1), as: "neg", slot: .active)
+            let cache = FileSnapshotCache(directory: dir.url, options: .init(maxPayloadSize: -1))
+            await #expect(throws: CacheError.self) { try await cache.store(sampleSnapshot(2), as: "neg", slot: .active) }
+            guard case .unreadable(let error) = await cache.load("neg", slot: .active), case .payloadTooLarge = error.kind else {
+                Issue.record("expected payloadTooLarge")
+                return
+            }
+        }
+    }
+
     @Test("the default payload limit is 5 MiB, and metadata over 1 MiB is rejected too")
     func defaultsAndMetadataLimit() async throws {
         #expect(FileSnapshotCache.Options().maxPayloadSize == 5 * 1024 * 1024)

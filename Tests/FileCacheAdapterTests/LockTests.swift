@@ -12,11 +12,14 @@ struct LockedOperation: Sendable, CustomTestStringConvertible {
     var testDescription: String { label }
 
     static let all: [LockedOperation] = [
-        .init(label: "store") { cache throws(CacheError) in try await cache.store(sampleSnapshot(2), as: "locked", slot: .active) },
+        .init(label: "store") { cache throws(CacheError) in try await cache.store(sampleSnapshot(2), as: "locked", slot: .active)
+        },
         .init(label: "store pending") { cache throws(CacheError) in
             try await cache.store(sampleSnapshot(2), as: "locked", slot: .pending)
         },
-        .init(label: "renew") { cache throws(CacheError) in try await cache.renew(fullMetadata(2, payload: sampleSnapshot(1).payload), for: "locked") },
+        .init(label: "renew") { cache throws(CacheError) in
+            try await cache.renew(fullMetadata(2, payload: sampleSnapshot(1).payload), for: "locked")
+        },
         .init(label: "promote") { cache throws(CacheError) in _ = try await cache.promotePending("locked") },
         .init(label: "clear") { cache throws(CacheError) in try await cache.clear("locked") },
     ]
@@ -42,6 +45,27 @@ struct LockTests {
             try await cache.store(sampleSnapshot(3), as: "free", slot: .active)
             holder.release()
             try await operation.run(cache)
+        }
+    }
+
+    @Test("a negative or NaN lock timeout makes a single attempt instead of trapping", arguments: [-1.0, Double.nan])
+    func degenerateTimeouts(timeout: Double) async throws {
+        try await withTemporaryDirectory { dir in
+            let cache = FileSnapshotCache(directory: dir.url, options: .init(lockTimeout: timeout))
+            try await cache.store(sampleSnapshot(1), as: "n", slot: .active)
+            let holder = try #require(ForeignLockHolder(path: dir.file(cache.fileNames(for: "n").lock)))
+            do throws(CacheError) {
+                try await cache.store(sampleSnapshot(2), as: "n", slot: .active)
+                Issue.record("a held lock must fail the store")
+            } catch {
+                guard case .lockTimeout = error.kind else {
+                    Issue.record("expected lockTimeout, got \(error)")
+                    return
+                }
+            }
+            holder.release()
+            try await cache.store(sampleSnapshot(2), as: "n", slot: .active)
+            #expect(await cache.load("n", slot: .active) == .hit(sampleSnapshot(2)))
         }
     }
 

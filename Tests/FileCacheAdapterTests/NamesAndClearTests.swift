@@ -22,7 +22,8 @@ struct NamesAndClearTests {
                 try await cache.store(sampleSnapshot(index), as: name, slot: .active)
             }
             for (index, name) in Self.hostileNames.enumerated() {
-                #expect(await cache.load(name, slot: .active) == .hit(sampleSnapshot(index)), "\(name.debugDescription.prefix(40))")
+                #expect(
+                    await cache.load(name, slot: .active) == .hit(sampleSnapshot(index)), "\(name.debugDescription.prefix(40))")
             }
             // Nothing escaped: the parent holds only the cache directory, and every file name is tame.
             #expect(dir.contents() == ["cache"])
@@ -31,7 +32,10 @@ struct NamesAndClearTests {
             for file in files {
                 #expect(file.utf8.count <= 90, "\(file)")
                 #expect(!file.hasPrefix("-") && !file.hasPrefix("."))
-                #expect(file.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || "0123456789._-".unicodeScalars.contains($0)) })
+                #expect(
+                    file.unicodeScalars.allSatisfy {
+                        $0.isASCII && ($0.properties.isAlphabetic || "0123456789._-".unicodeScalars.contains($0))
+                    })
             }
             let stems = Set(Self.hostileNames.map { CacheFileNames(name: $0).stem })
             #expect(stems.count == Self.hostileNames.count)

@@ -21,14 +21,16 @@ struct RoundTripTests {
                 fetchedAt: Date(timeIntervalSinceReferenceDate: -1e9), validators: .none,
                 contentHash: ContentHash(value: 0, byteCount: 0), source: "", ttlHint: nil)
             let etagOnly = SnapshotMetadata(
-                fetchedAt: .distantFuture, validators: Validators(etag: "", lastModified: nil), contentHash: ContentHash(of: payload),
+                fetchedAt: .distantFuture, validators: Validators(etag: "", lastModified: nil),
+                contentHash: ContentHash(of: payload),
                 source: "file:///tmp/x.json", ttlHint: -5)
             for (index, metadata) in [full, sparse, etagOnly].enumerated() {
                 let name = "config-\(index)"
                 try await cache.store(CachedSnapshot(payload: payload, metadata: metadata), as: name, slot: .active)
                 let loaded = try #require(await cache.load(name, slot: .active).snapshot)
                 #expect(loaded.metadata == metadata)
-                #expect(loaded.metadata.fetchedAt.timeIntervalSinceReferenceDate == metadata.fetchedAt.timeIntervalSinceReferenceDate)
+                #expect(
+                    loaded.metadata.fetchedAt.timeIntervalSinceReferenceDate == metadata.fetchedAt.timeIntervalSinceReferenceDate)
                 #expect(loaded.metadata.validators.etag == metadata.validators.etag)
                 #expect(loaded.metadata.validators.lastModified == metadata.validators.lastModified)
                 #expect(loaded.metadata.contentHash == metadata.contentHash)

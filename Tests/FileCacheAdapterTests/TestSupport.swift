@@ -6,9 +6,9 @@ import Testing
 @testable import FileCacheAdapter
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A fresh directory under the system's temporary directory, removed by ``remove()``.
