@@ -18,7 +18,7 @@ struct CLIDemoTests {
             "new_checkout     true",
             "the server answered 304 Not Modified: nothing was downloaded.",
             "A refresh fails with a typed error: transport (retry with backoff). Nothing is thrown at the reader:",
-            "new_checkout = true  from the last good remote snapshot, stale",
+            "new_checkout = true  still the remote value the client held, now stale",
             "theme            \"system\"                                  from override environment (DEMO_THEME)",
             "rejected DEMO_MAX_RETRIES=99: 99 is outside 0...10, so the cached value is used",
             "→ \"Hello from your local config server!\"",

@@ -89,7 +89,10 @@ final class CLIServer: @unchecked Sendable {
     }
 
     /// Starts `remote-config serve <arguments>` and waits until it prints its URL.
-    static func start(_ arguments: [String]) async throws -> CLIServer {
+    ///
+    /// - Parameter blockingSignals: start the child with SIGTERM and SIGINT blocked in its signal
+    ///   mask, as a parent such as `swift test` may leave them, to check that it still stops.
+    static func start(_ arguments: [String], blockingSignals: Bool = false) async throws -> CLIServer {
         let process = Process()
         process.executableURL = try CLIProcess.executable()
         process.arguments = ["serve"] + arguments
@@ -99,7 +102,7 @@ final class CLIServer: @unchecked Sendable {
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
         let log = LineLog()
-        try process.run()
+        try await launch(process, blockingSignals: blockingSignals)
         log.read(from: output.fileHandleForReading)
         let line = await log.waitForLine(timeout: 30) { $0.hasPrefix("Serving ") && $0.contains(" on http://127.0.0.1:") }
         guard let line, let range = line.range(of: "http://127.0.0.1:") else {
@@ -109,6 +112,22 @@ final class CLIServer: @unchecked Sendable {
         }
         let base = String(line[range.lowerBound...]).split(separator: " ").first.map(String.init) ?? ""
         return CLIServer(process: process, log: log, baseURL: base)
+    }
+
+    /// Runs `process`, from a thread of its own whose signal mask blocks SIGTERM and SIGINT when
+    /// `blockingSignals` is set (a child inherits the mask of the thread that starts it).
+    static func launch(_ process: Process, blockingSignals: Bool) async throws {
+        guard blockingSignals else { return try process.run() }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            Thread.detachNewThread {
+                var set = sigset_t()
+                sigemptyset(&set)
+                sigaddset(&set, SIGTERM)
+                sigaddset(&set, SIGINT)
+                pthread_sigmask(SIG_BLOCK, &set, nil)
+                continuation.resume(with: Result { try process.run() })
+            }
+        }
     }
 
     /// Runs `body` with a started server and stops it afterwards, whatever happens.

@@ -123,25 +123,35 @@ struct CLIServeTests {
         let scratch = try CLIScratch()
         defer { scratch.remove() }
         let file = try scratch.write("config.json", #"{"a": 1}"#)
-        func statuses() async throws -> [Int] {
-            try await CLIServer.with([file.path, "--port", "0", "--fail-rate", "0.5", "--seed", "42"]) { server in
+        func statuses(_ seed: [String]) async throws -> (statuses: [Int], output: String) {
+            try await CLIServer.with([file.path, "--port", "0", "--fail-rate", "0.5"] + seed) { server in
                 var result: [Int] = []
                 for _ in 0..<16 { result.append(try await CLIHTTPClient.get(server.url()).status) }
-                return result
+                return (result, server.output)
             }
         }
-        let first = try await statuses()
-        let second = try await statuses()
-        #expect(first == second)
-        #expect(first.contains(500) && first.contains(200), "about half fail with 500 when no --status is given: \(first)")
+        let first = try await statuses(["--seed", "42"])
+        let second = try await statuses(["--seed", "42"])
+        #expect(first.statuses == second.statuses)
+        #expect(first.statuses.contains(500) && first.statuses.contains(200), "about half fail with 500: \(first.statuses)")
+        #expect(first.output.contains("50% of requests get status 500 (seed 42; pass --seed 42 to repeat)."))
+
+        // Without --seed, the seed printed at start repeats the run.
+        let unseeded = try await statuses([])
+        let printed = try #require(unseeded.output.range(of: "pass --seed ").map { unseeded.output[$0.upperBound...] })
+        let seed = String(printed.prefix { $0.isNumber })
+        let repeated = try await statuses(["--seed", seed])
+        #expect(unseeded.statuses == repeated.statuses)
     }
 
-    @Test("serve stops cleanly on SIGTERM and on SIGINT, even when started with SIGTERM blocked", arguments: [SIGTERM, SIGINT])
-    func stopsOnSignal(_ signal: Int32) async throws {
+    @Test(
+        "serve stops cleanly on SIGTERM and on SIGINT, even when started with both signals blocked",
+        arguments: [(SIGTERM, false), (SIGINT, false), (SIGTERM, true), (SIGINT, true)])
+    func stopsOnSignal(_ signal: Int32, _ blocked: Bool) async throws {
         let scratch = try CLIScratch()
         defer { scratch.remove() }
         let file = try scratch.write("config.json", #"{"a": 1}"#)
-        let server = try await CLIServer.start([file.path, "--port", "0"])
+        let server = try await CLIServer.start([file.path, "--port", "0"], blockingSignals: blocked)
         _ = try await CLIHTTPClient.get(server.url())
         let status = await server.stop(signal: signal)
         #expect(!server.wasKilledBySignal, "serve had to be killed:\n\(server.output)")
@@ -149,6 +159,25 @@ struct CLIServeTests {
         #expect(server.output.contains("Stopping (\(signal == SIGTERM ? "SIGTERM" : "SIGINT"))…"))
         #expect(server.output.hasSuffix("Stopped."))
     }
+
+    #if os(Linux)
+        @Test("the harness really starts a child with SIGTERM and SIGINT blocked")
+        func harnessBlocksSignals() async throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sleep")
+            process.arguments = ["30"]
+            try await CLIServer.launch(process, blockingSignals: true)
+            defer {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+            let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+            let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") })
+            let mask = try #require(UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16))
+            #expect(mask & (1 << UInt64(SIGTERM - 1)) != 0)
+            #expect(mask & (1 << UInt64(SIGINT - 1)) != 0)
+        }
+    #endif
 
     @Test("a port in use is one error line naming the port, with exit status 2")
     func portInUse() async throws {

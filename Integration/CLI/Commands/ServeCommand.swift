@@ -84,8 +84,8 @@ struct ServeCommand: AsyncParsableCommand {
         if seed != nil && failRate == nil { throw ValidationError("--seed only matters with --fail-rate") }
     }
 
-    /// The trouble the flags ask for.
-    var trouble: TroubleSettings {
+    /// The trouble the flags ask for (with a random seed when none is given: compute it once).
+    func makeTrouble() -> TroubleSettings {
         var settings = TroubleSettings()
         settings.delay = delay
         if let status {
@@ -106,6 +106,7 @@ struct ServeCommand: AsyncParsableCommand {
             let signals = SignalWaiter()
             defer { signals.cancel() }
             let library = try DocumentLibrary(path: path)
+            let trouble = makeTrouble()
             let server = try await DevConfigServer.start(
                 library: library, port: UInt16(port), trouble: trouble,
                 onChange: { changes in

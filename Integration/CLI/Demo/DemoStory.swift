@@ -137,7 +137,7 @@ final class DemoStory {
         )
         let explanation = client.explain(DemoFlags.newCheckout)
         say.detail(
-            "new_checkout = \(client[DemoFlags.newCheckout])  from the last good remote snapshot, "
+            "new_checkout = \(client[DemoFlags.newCheckout])  still the remote value the client held, now "
                 + "\(explanation.freshness.map { say.notice($0.rawValue) } ?? "?"), \(Formatting.age(explanation.snapshotAge ?? 0)) old"
         )
         await client.stop()

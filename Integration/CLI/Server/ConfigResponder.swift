@@ -57,7 +57,7 @@ struct ConfigResponder: Sendable {
         case .document(let found):
             document = found
         }
-        let lastModified = HTTPDateFormat.string(from: document.lastModified)
+        let lastModified = document.lastModifiedText
         record.etag = document.etag
         record.lastModified = lastModified
         var headers = HTTPHeaders()

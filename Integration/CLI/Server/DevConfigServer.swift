@@ -41,7 +41,8 @@ final class DevConfigServer: Sendable {
         } catch {
             throw CLIFailure.input("cannot use 127.0.0.1:\(port): \(error)")
         }
-        let server = HTTPServer(address: address, timeout: 60, logger: .disabled)
+        let server = HTTPServer(
+            address: address, timeout: 60, pool: NoDelaySocketPool(inner: HTTPServer.defaultPool()), logger: .disabled)
         await server.appendRoute("*") { request in await responder.respond(to: request) }
         let outcome = StartOutcome()
         let runTask = Task<Void, Never> {
@@ -84,7 +85,9 @@ final class DevConfigServer: Sendable {
     }
 
     /// `http://127.0.0.1:<port><path>`.
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    func url(_ path: String) -> String {
+        "http://127.0.0.1:\(port)" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
+    }
 
     /// The URLs of every served document.
     var urls: [String] { library.paths.map(url) }

@@ -32,6 +32,8 @@ final class DocumentLibrary: @unchecked Sendable {
         var etag: String
         /// When this version was first seen (whole seconds, strictly later than the previous version's).
         var lastModified: Date
+        /// ``lastModified`` as an HTTP date, formatted once per version.
+        var lastModifiedText: String
     }
 
     /// What a refresh found.
@@ -137,7 +139,9 @@ final class DocumentLibrary: @unchecked Sendable {
             if let previous = entry.good?.lastModified, lastModified <= previous {
                 lastModified = previous.addingTimeInterval(1)
             }
-            let document = Document(path: path, file: file, body: bytes, etag: etag, lastModified: lastModified)
+            let document = Document(
+                path: path, file: file, body: bytes, etag: etag, lastModified: lastModified,
+                lastModifiedText: HTTPDateFormat.string(from: lastModified))
             changes.append(entry.good == nil ? .loaded(document) : .reloaded(document))
             entry.good = document
             entry.refusal = nil
