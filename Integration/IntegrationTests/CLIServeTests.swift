@@ -85,6 +85,24 @@ struct CLIServeTests {
         }
     }
 
+    @Test("a file invalid from the start answers 503 with the reason until it is fixed")
+    func invalidFromTheStart() async throws {
+        let scratch = try CLIScratch()
+        defer { scratch.remove() }
+        let file = try scratch.write("config.json", #"{"theme": "dark",}"#)
+        try await CLIServer.with([file.path, "--port", "0"]) { server in
+            #expect(server.output.contains("Refused /config.json: not valid JSON at byte 17 (line 1, column 18)"))
+            #expect(server.output.contains("nothing is served at this path until the file is fixed"))
+            let before = try await CLIHTTPClient.get(server.url())
+            #expect(before.status == 503)
+            #expect(before.text.contains("not valid JSON at byte 17"))
+            try scratch.write("config.json", #"{"theme": "dark"}"#)
+            let after = try await CLIHTTPClient.get(server.url())
+            #expect(after.status == 200)
+            #expect(after.text == #"{"theme": "dark"}"#)
+        }
+    }
+
     @Test("a folder serves each *.json file at /<name>.json, and a 404 names what exists")
     func servesAFolder() async throws {
         let scratch = try CLIScratch()

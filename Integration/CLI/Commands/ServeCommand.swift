@@ -15,7 +15,8 @@ struct ServeCommand: AsyncParsableCommand {
 
             Edit the file while the server runs: the next request (or a check every half second) picks up \
             the new version. A version that is not a valid JSON object is refused, with the byte offset and \
-            the reason, and the last good version keeps being served.
+            the reason, and the last good version keeps being served (a file that is invalid from the start \
+            answers 503 until it is fixed).
 
             Each request is logged: method, path, status, the validators sent and answered, and bytes.
 

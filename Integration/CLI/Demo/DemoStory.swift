@@ -168,7 +168,11 @@ final class DemoStory {
         }
         try edit { $0["welcome_message"] = "Spring is here: free shipping all week!" }
         say.say("Someone edits the served file: a new welcome message.")
-        try await startServer(port: port)
+        do throws(CLIFailure) {
+            try await startServer(port: port)
+        } catch {
+            throw CLIFailure.problem("the demo could not restart its server on port \(port) (\(error.message)); run it again")
+        }
         say.say("The server is back on the same port. The client refreshes:")
         let third = try await refresh(relaunched, fetcher: fetcher)
         if let error = third.error { throw CLIFailure.problem("the refresh after the restart failed: \(error)") }
