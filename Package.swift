@@ -48,7 +48,9 @@ var package = Package(
             name: "FileCacheAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/FileCacheAdapter",
             exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
         .target(name: "EnvAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/EnvAdapter", swiftSettings: swiftSettings),
-        .target(name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles", swiftSettings: swiftSettings),
+        .target(
+            name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
+            exclude: ["ContractTesting.md"], swiftSettings: swiftSettings),
         .target(name: "RemoteConfig", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/RemoteConfig", swiftSettings: swiftSettings),
 
         // MARK: Tools
@@ -70,6 +72,9 @@ var package = Package(
             name: "OverridePrinterFixture",
             dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "EnvAdapter", "TestDoubles"],
             path: "Integration/Fixtures/OverridePrinter", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "ParserThroughput", dependencies: ["ConfigDomain"],
+            path: "Integration/Fixtures/ParserThroughput", swiftSettings: swiftSettings),
         .executableTarget(
             name: "ReadProbe", dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "TestDoubles"],
             path: "Integration/Fixtures/ReadProbe", swiftSettings: swiftSettings),

@@ -28,7 +28,11 @@ public final class FetchHold: Sendable {
 
     private let state = LockedState(State())
 
-    init() {}
+    /// Creates a hold for your own backend (a test server's handler calls ``suspendUntilReleased()``).
+    ///
+    /// ``InMemoryFetcher/holdNext()`` and ``ScriptedFetcher/enqueueHeld(_:)`` make theirs for you;
+    /// wrap any hold in a ``ContractHold`` to drive the fetcher contract's in-flight cancellation check.
+    public init() {}
 
     /// Whether a fetch has arrived at this hold.
     public var isReached: Bool { state.withLock { $0.isReached } }
@@ -68,6 +72,13 @@ public final class FetchHold: Sendable {
             }
             waiter?.resume()
         }
+    }
+
+    /// Suspends the caller (a backend handling a request) until ``release()``, or until its task is cancelled.
+    ///
+    /// Marks the hold as reached first, so ``waitUntilReached()`` returns.
+    public func suspendUntilReleased() async {
+        try? await pass()
     }
 
     /// Suspends the calling fetch until ``release()``; throws ``FetchError/cancelled`` promptly if its task is cancelled.

@@ -10,6 +10,8 @@ import Foundation
 /// ``FetchResult/notModified(_:)``; any other request gets ``FetchResult/modified(_:)``.
 /// `lastModified` is neither sent nor honoured.
 ///
+/// Holds: ``holdNext()`` makes the next fetch wait, before answering, until the test releases it.
+///
 /// Failures: errors queued with ``failNext(_:times:)`` are thrown first, one per fetch; then, while
 /// set, the error given to ``failAll(with:)``. A fetch whose task is cancelled throws
 /// ``FetchError/cancelled`` before anything else (its request is still recorded).
@@ -22,6 +24,7 @@ public final class InMemoryFetcher: ConfigFetcher {
         var queuedFailures: [FetchError] = []
         var permanentFailure: FetchError?
         var requests: [FetchRequest] = []
+        var holds: [FetchHold] = []
     }
 
     private let state: LockedState<State>
@@ -59,6 +62,16 @@ public final class InMemoryFetcher: ConfigFetcher {
         state.withLock { $0.permanentFailure = error }
     }
 
+    /// Makes the next fetch without a hold wait at the returned hold; it answers from the state current at release.
+    ///
+    /// Each call holds one more fetch, in order. A fetch cancelled while held throws
+    /// ``FetchError/cancelled`` promptly.
+    public func holdNext() -> FetchHold {
+        let hold = FetchHold()
+        state.withLock { $0.holds.append(hold) }
+        return hold
+    }
+
     /// Every request received, in order (including failed and cancelled ones).
     public var requests: [FetchRequest] { state.withLock { $0.requests } }
 
@@ -73,9 +86,13 @@ public final class InMemoryFetcher: ConfigFetcher {
 
     /// Answers `request` from the current payload, or throws the injected failure.
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
-        let outcome = state.withLock { state -> Result<FetchResult, FetchError> in
+        let hold = try state.withLock { state throws(FetchError) -> FetchHold? in
             state.requests.append(request)
-            if Task.isCancelled { return .failure(.cancelled) }
+            if Task.isCancelled { throw .cancelled }
+            return state.holds.isEmpty ? nil : state.holds.removeFirst()
+        }
+        if let hold { try await hold.pass() }
+        let outcome = state.withLock { state -> Result<FetchResult, FetchError> in
             if !state.queuedFailures.isEmpty { return .failure(state.queuedFailures.removeFirst()) }
             if let failure = state.permanentFailure { return .failure(failure) }
             let validators = Validators(etag: state.etag)

@@ -113,4 +113,26 @@ struct InMemoryFetcherTests {
         await #expect(throws: FetchError.cancelled) { try await task.value }
         #expect(fetcher.fetchCount == 1)
     }
+
+    @Test func holdNextHoldsOneFetchAndAnswersFromTheStateAtRelease() async throws {
+        let fetcher = InMemoryFetcher(json: #"{"a":1}"#)
+        let hold = fetcher.holdNext()
+        let held = Task { () throws(FetchError) -> FetchResult in try await fetcher.fetch(FetchRequest()) }
+        await hold.waitUntilReached()
+        let unheld = try modified(try await fetcher.fetch(FetchRequest()))
+        #expect(unheld.bytes == Data(#"{"a":1}"#.utf8))
+        fetcher.serve(json: #"{"a":2}"#)
+        hold.release()
+        #expect(try modified(try await held.value).bytes == Data(#"{"a":2}"#.utf8))
+        #expect(fetcher.fetchCount == 2)
+    }
+
+    @Test func cancellingAHeldFetchThrowsCancelled() async {
+        let fetcher = InMemoryFetcher(json: "{}")
+        let hold = fetcher.holdNext()
+        let task = Task { () throws(FetchError) -> FetchResult in try await fetcher.fetch(FetchRequest()) }
+        await hold.waitUntilReached()
+        task.cancel()
+        await #expect(throws: FetchError.cancelled) { try await task.value }
+    }
 }

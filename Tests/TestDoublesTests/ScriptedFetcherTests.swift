@@ -163,3 +163,29 @@ final class Flag: Sendable {
     /// Whether it was set.
     var isSet: Bool { state.withLock { $0 } }
 }
+
+@Suite("FetchHold")
+struct FetchHoldTests {
+    @Test func aStandaloneHoldSuspendsABackendUntilReleased() async {
+        let hold = FetchHold()
+        let done = Flag()
+        let backend = Task {
+            await hold.suspendUntilReleased()
+            done.set()
+        }
+        await hold.waitUntilReached()
+        #expect(!done.isSet)
+        hold.release()
+        await backend.value
+        #expect(done.isSet)
+    }
+
+    @Test func cancellingASuspendedBackendReturns() async {
+        let hold = FetchHold()
+        let backend = Task { await hold.suspendUntilReleased() }
+        await hold.waitUntilReached()
+        backend.cancel()
+        await backend.value
+        #expect(!hold.isReleased)
+    }
+}

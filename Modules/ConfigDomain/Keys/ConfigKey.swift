@@ -103,25 +103,32 @@ extension ConfigKey {
         do throws(ConversionError) {
             typed = try converter.fromValue(value)
         } catch {
-            return .failure(rejection(found: value.jsonText(), rule: "type(\(converter.typeName))", reason: error.reason, origin: origin))
+            return .failure(
+                rejection(
+                    found: value.jsonText(), secrets: Self.leafTexts(of: value), rule: "type(\(converter.typeName))",
+                    reason: error.reason, origin: origin))
         }
-        return validate(typed, rendered: value.jsonText(), origin: origin)
+        return validate(typed, rendered: value.jsonText(), secrets: Self.leafTexts(of: value), origin: origin)
     }
 
     /// Coerces override text and runs every rule.
     public func resolve(text: String, origin: String? = nil) -> Result<Value, Rejection> {
         let typed: Value
+        let secrets = [text, text.trimmingCharacters(in: .whitespacesAndNewlines)]
         do throws(ConversionError) {
             typed = try converter.fromText(text)
         } catch {
-            return .failure(rejection(found: text, rule: "type(\(converter.typeName))", reason: error.reason, origin: origin))
+            return .failure(
+                rejection(
+                    found: text, secrets: secrets, rule: "type(\(converter.typeName))", reason: error.reason, origin: origin))
         }
-        return validate(typed, rendered: text, origin: origin)
+        return validate(typed, rendered: text, secrets: secrets, origin: origin)
     }
 
     /// Runs every rule on an already typed value.
     public func validate(_ value: Value, origin: String? = nil) -> Result<Value, Rejection> {
-        validate(value, rendered: render(value), origin: origin)
+        let secrets = isSecret ? converter.toValue(value).map(Self.leafTexts(of:)) ?? [] : []
+        return validate(value, rendered: render(value), secrets: secrets, origin: origin)
     }
 
     /// The default as a ``ConfigValue``, when the type can render.
@@ -140,16 +147,55 @@ extension ConfigKey {
         return converter.toValue(value)?.jsonText() ?? String(describing: value)
     }
 
-    private func validate(_ typed: Value, rendered: String, origin: String?) -> Result<Value, Rejection> {
+    private func validate(
+        _ typed: Value, rendered: String, secrets: [String], origin: String?
+    ) -> Result<Value, Rejection> {
         for rule in rules {
             if let reason = rule.evaluate(typed) {
-                return .failure(rejection(found: rendered, rule: rule.name, reason: reason, origin: origin))
+                return .failure(
+                    rejection(found: rendered, secrets: secrets, rule: rule.name, reason: reason, typed: typed, origin: origin))
             }
         }
         return .success(typed)
     }
 
-    private func rejection(found: String, rule: String, reason: String, origin: String?) -> Rejection {
-        Rejection(key: name, value: isSecret ? Rejection.redacted : found, rule: rule, reason: isSecret ? Rejection.redact(reason, secret: found) : reason, origin: origin)
+    /// A rejection; for a secret key the value is redacted and the reason may not show any of `secrets`.
+    ///
+    /// Built-in rules start their reason with the value (`42 is outside 0...10`): for a secret key
+    /// that becomes `the value is outside 0...10`. A reason that still shows any part of the
+    /// value is replaced by one that names only the rule.
+    private func rejection(
+        found: String, secrets: [String], rule: String, reason: String, typed: Value? = nil, origin: String?
+    ) -> Rejection {
+        guard isSecret else { return Rejection(key: name, value: found, rule: rule, reason: reason, origin: origin) }
+        var safeReason = reason
+        var hidden = secrets + [found]
+        if let typed {
+            let shown = String(describing: typed)
+            if !shown.isEmpty, safeReason.hasPrefix(shown + " ") {
+                safeReason = "the value" + safeReason.dropFirst(shown.count)
+            }
+            hidden.append(shown)
+        }
+        if hidden.contains(where: { !$0.isEmpty && safeReason.contains($0) }) {
+            safeReason =
+                typed == nil
+                ? "the value is not a valid \(converter.typeName); details are hidden because the key is secret"
+                : "the value fails \(rule); details are hidden because the key is secret"
+        }
+        return Rejection(key: name, value: Rejection.redacted, rule: rule, reason: safeReason, origin: origin)
+    }
+
+    /// Every piece of text a value holds (strings, numbers, object keys), to keep secrets out of reasons.
+    private static func leafTexts(of value: ConfigValue) -> [String] {
+        switch value {
+        case .null: []
+        case .bool(let b): [b ? "true" : "false"]
+        case .int(let i): [String(i)]
+        case .double: [value.jsonText()]
+        case .string(let s): [s]
+        case .array(let items): items.flatMap(leafTexts(of:))
+        case .object(let members): members.flatMap { [$0.key] + leafTexts(of: $0.value) }
+        }
     }
 }

@@ -8,8 +8,19 @@ import Foundation
 /// ``maxDepth``, and numbers that fit neither a 64-bit integer nor a finite double.
 ///
 /// Numbers keep their written form: `1` is ``ConfigValue/int(_:)``, `1.0` and `1e0` are
-/// ``ConfigValue/double(_:)``. `-0` is the integer `0`; `-0.0` is the double `-0.0`.
+/// ``ConfigValue/double(_:)``. `-0` is the integer `0`; `-0.0` is the double `-0.0`. A double
+/// too small to represent (`1e-400`) reads as zero; one too large (`1e400`) is refused.
 /// It never goes through `NSNumber`, so `1` never becomes `true`.
+///
+/// Object keys are Swift strings, which compare by Unicode canonical equivalence: `"\u00e9"` and
+/// `"e\u0301"` are the same key, so an object holding both is refused as a duplicate.
+///
+/// Offsets: a malformed number is reported at its first byte, a bad escape at its backslash,
+/// invalid UTF-8 at the first byte of the sequence, a duplicate key at the second key's quote.
+///
+/// The parser itself does not recurse, so its own stack use does not grow with ``maxDepth``.
+/// Comparing, rendering and releasing a ``ConfigValue`` do recurse, though: raise the limit
+/// only as far as your payloads need (hundreds, not hundreds of thousands).
 public struct JSONParser: Sendable, Hashable {
     /// The deepest nesting of arrays and objects accepted (a top-level array is depth 1).
     public var maxDepth: Int
@@ -29,18 +40,20 @@ public struct JSONParser: Sendable, Hashable {
 
     /// Parses one JSON value from `text`.
     public func parse(_ text: String) throws(JSONParseError) -> ConfigValue {
-        try parse(Data(text.utf8))
+        var text = text
+        let result = text.withUTF8 { utf8 in parse(buffer: UnsafeRawBufferPointer(utf8)) }
+        return try result.get()
     }
 
     /// Parses one JSON value from raw bytes.
     public func parse(buffer raw: UnsafeRawBufferPointer) -> Result<ConfigValue, JSONParseError> {
-        var reader = Reader(bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth)
+        var reader = Reader(bytes: raw.assumingMemoryBound(to: UInt8.self), maxDepth: maxDepth)
         do throws(JSONParseError) {
             reader.skipWhitespace()
             guard reader.index < reader.count else {
                 throw JSONParseError(offset: reader.index, reason: .emptyInput)
             }
-            let value = try reader.parseValue(depth: 0)
+            let value = try reader.parseDocument()
             reader.skipWhitespace()
             if reader.index < reader.count {
                 throw JSONParseError(offset: reader.index, reason: .trailingData)
@@ -52,15 +65,41 @@ public struct JSONParser: Sendable, Hashable {
     }
 }
 
+/// The parser's state: the input, a cursor, and the stack of open arrays and objects.
+///
+/// Open containers keep their contents on two flat stacks, so a container is allocated once,
+/// at its final size, when it closes (and objects check for duplicate keys then).
 private struct Reader {
+    /// An open array or object: its kind and where its contents start on their stack.
+    struct Frame {
+        let isObject: Bool
+        let start: Int
+    }
+
+    /// A member of an open object: its key, the offset of the key's quote, and its value.
+    struct Member {
+        let key: String
+        let offset: Int
+        var value: ConfigValue
+    }
+
     let bytes: UnsafeBufferPointer<UInt8>
+    let raw: UnsafeRawBufferPointer
     let count: Int
     let maxDepth: Int
     var index = 0
+    /// Bytes of a string being unescaped.
     var scratch: [UInt8] = []
+    /// The open containers, outermost first; its count is the current depth.
+    var frames: [Frame] = []
+    /// The elements of every open array, outermost first.
+    var elements: [ConfigValue] = []
+    /// The members of every open object, outermost first; the last one's value may be pending.
+    var members: [Member] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
+        self.raw = UnsafeRawBufferPointer(bytes)
         self.count = bytes.count
         self.maxDepth = maxDepth
     }
@@ -83,18 +122,102 @@ private struct Reader {
         index < count ? fail(.unexpectedByte(bytes[index])) : fail(.unexpectedEnd)
     }
 
-    mutating func parseValue(depth: Int) throws(JSONParseError) -> ConfigValue {
-        guard index < count else { throw fail(.unexpectedEnd) }
-        switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
-        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
-        default: throw unexpected()
+    /// Parses the value at `index` and everything nested in it, with an explicit stack instead of recursion.
+    mutating func parseDocument() throws(JSONParseError) -> ConfigValue {
+        var value: ConfigValue
+        while true {
+            // 1. Read the start of a value: a scalar, or an empty or newly opened container.
+            skipWhitespace()
+            guard index < count else { throw fail(.unexpectedEnd) }
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                if frames.count >= maxDepth { throw fail(.tooDeep(limit: maxDepth)) }
+                index += 1
+                skipWhitespace()
+                if index < count, bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    value = .object([:])
+                } else {
+                    frames.append(Frame(isObject: true, start: members.count))
+                    try readKeyAndColon()
+                    continue
+                }
+            case UInt8(ascii: "["):
+                if frames.count >= maxDepth { throw fail(.tooDeep(limit: maxDepth)) }
+                index += 1
+                skipWhitespace()
+                if index < count, bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    value = .array([])
+                } else {
+                    frames.append(Frame(isObject: false, start: elements.count))
+                    continue
+                }
+            case UInt8(ascii: "\""): value = .string(try parseString())
+            case UInt8(ascii: "t"): try expectLiteral("true"); value = .bool(true)
+            case UInt8(ascii: "f"): try expectLiteral("false"); value = .bool(false)
+            case UInt8(ascii: "n"): try expectLiteral("null"); value = .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = try parseNumber()
+            default: throw unexpected()
+            }
+
+            // 2. A value is complete: add it to the innermost open container, closing containers as they end.
+            while let frame = frames.last {
+                skipWhitespace()
+                if frame.isObject {
+                    members[members.count - 1].value = value
+                    guard index < count else { throw fail(.unexpectedEnd) }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                        try readKeyAndColon()
+                        break
+                    }
+                    guard bytes[index] == UInt8(ascii: "}") else { throw unexpected() }
+                    index += 1
+                    frames.removeLast()
+                    value = .object(try closeObject(from: frame.start))
+                } else {
+                    elements.append(value)
+                    guard index < count else { throw fail(.unexpectedEnd) }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                        break
+                    }
+                    guard bytes[index] == UInt8(ascii: "]") else { throw unexpected() }
+                    index += 1
+                    frames.removeLast()
+                    value = .array(Array(elements[frame.start...]))
+                    elements.removeSubrange(frame.start...)
+                }
+            }
+            if frames.isEmpty { return value }
         }
+    }
+
+    /// Builds the object whose members start at `start` on the member stack, refusing a repeated key.
+    mutating func closeObject(from start: Int) throws(JSONParseError) -> [String: ConfigValue] {
+        var object = [String: ConfigValue](minimumCapacity: members.count - start)
+        for member in members[start...] {
+            if object.updateValue(member.value, forKey: member.key) != nil {
+                throw fail(.duplicateKey(member.key), at: member.offset)
+            }
+        }
+        members.removeSubrange(start...)
+        return object
+    }
+
+    /// Reads `"key" :` inside an object and pushes the member, its value pending.
+    mutating func readKeyAndColon() throws(JSONParseError) {
+        skipWhitespace()
+        guard index < count else { throw fail(.unexpectedEnd) }
+        guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected() }
+        let keyOffset = index
+        let key = try parseString()
+        skipWhitespace()
+        guard index < count else { throw fail(.unexpectedEnd) }
+        guard bytes[index] == UInt8(ascii: ":") else { throw unexpected() }
+        index += 1
+        members.append(Member(key: key, offset: keyOffset, value: .null))
     }
 
     mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
@@ -110,68 +233,14 @@ private struct Reader {
         index = start + length
     }
 
-    mutating func parseObject(depth: Int) throws(JSONParseError) -> ConfigValue {
-        if depth > maxDepth { throw fail(.tooDeep(limit: maxDepth)) }
-        index += 1  // {
-        var members: [String: ConfigValue] = [:]
-        skipWhitespace()
-        if index < count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object(members)
-        }
-        while true {
-            skipWhitespace()
-            guard index < count else { throw fail(.unexpectedEnd) }
-            guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected() }
-            let keyOffset = index
-            let key = try parseString()
-            skipWhitespace()
-            guard index < count else { throw fail(.unexpectedEnd) }
-            guard bytes[index] == UInt8(ascii: ":") else { throw unexpected() }
-            index += 1
-            skipWhitespace()
-            let value = try parseValue(depth: depth)
-            if members.updateValue(value, forKey: key) != nil {
-                throw fail(.duplicateKey(key), at: keyOffset)
-            }
-            skipWhitespace()
-            guard index < count else { throw fail(.unexpectedEnd) }
-            switch bytes[index] {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(members)
-            default: throw unexpected()
-            }
-        }
-    }
-
-    mutating func parseArray(depth: Int) throws(JSONParseError) -> ConfigValue {
-        if depth > maxDepth { throw fail(.tooDeep(limit: maxDepth)) }
-        index += 1  // [
-        var items: [ConfigValue] = []
-        skipWhitespace()
-        if index < count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array(items)
-        }
-        while true {
-            skipWhitespace()
-            items.append(try parseValue(depth: depth))
-            skipWhitespace()
-            guard index < count else { throw fail(.unexpectedEnd) }
-            switch bytes[index] {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return .array(items)
-            default: throw unexpected()
-            }
-        }
-    }
-
     /// Parses a string starting at the opening quote; leaves `index` after the closing quote.
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
         let start = index
-        // Fast path: no escapes.
-        while index < count {
+        // Fast path: no escapes. Plain ASCII is skipped eight bytes at a time.
+        while true {
+            skipPlainASCII()
+            guard index < count else { throw fail(.unexpectedEnd) }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
@@ -180,36 +249,53 @@ private struct Reader {
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw fail(.controlCharacterInString) }
-            if byte >= 0x80 {
-                try validateUTF8Sequence()
-            } else {
-                index += 1
-            }
+            try validateUTF8Sequence()  // byte >= 0x80: plain ASCII was skipped
         }
-        guard index < count else { throw fail(.unexpectedEnd) }
         // Slow path: copy what we have, then decode escapes.
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-        while index < count {
+        while true {
+            let runStart = index
+            skipPlainASCII()
+            scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            guard index < count else { throw fail(.unexpectedEnd) }
             let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
+            if byte == UInt8(ascii: "\"") {
                 index += 1
                 return String(decoding: scratch, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                try parseEscape()
-            case 0..<0x20:
-                throw fail(.controlCharacterInString)
-            case 0x80...:
-                let seqStart = index
-                try validateUTF8Sequence()
-                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[seqStart..<index]))
-            default:
-                scratch.append(byte)
-                index += 1
             }
+            if byte == UInt8(ascii: "\\") {
+                try parseEscape()
+                continue
+            }
+            if byte < 0x20 { throw fail(.controlCharacterInString) }
+            let sequenceStart = index
+            try validateUTF8Sequence()
+            scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[sequenceStart..<index]))
         }
-        throw fail(.unexpectedEnd)
+    }
+
+    /// Advances over bytes that need no attention inside a string: ASCII from 0x20 up, except `"` and `\`.
+    @inline(__always)
+    mutating func skipPlainASCII() {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        while index &+ 8 <= count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            // Each term has a high bit set in a byte that is a quote, a backslash, below 0x20,
+            // or 0x80 and above (the classic "has zero byte" and "has byte less than" tricks).
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let special =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word) | word
+            if special & highBits != 0 { break }
+            index &+= 8
+        }
+        while index < count {
+            let byte = bytes[index]
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { return }
+            index &+= 1
+        }
     }
 
     mutating func parseEscape() throws(JSONParseError) {
@@ -231,18 +317,20 @@ private struct Reader {
             let first = try parseHex4(escapeStart: escapeStart)
             var scalarValue = UInt32(first)
             if (0xD800...0xDBFF).contains(first) {
-                guard index + 1 < count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw fail(.invalidUnicodeEscape, at: escapeStart)
-                }
+                // A high surrogate must be followed at once by an escaped low surrogate.
+                guard index < count else { throw fail(.unexpectedEnd) }
+                guard bytes[index] == UInt8(ascii: "\\") else { throw fail(.invalidUnicodeEscape, at: escapeStart) }
+                guard index + 1 < count else { throw fail(.unexpectedEnd, at: index + 1) }
+                guard bytes[index + 1] == UInt8(ascii: "u") else { throw fail(.invalidUnicodeEscape, at: escapeStart) }
+                let secondStart = index
                 index += 2
-                let second = try parseHex4(escapeStart: escapeStart)
+                let second = try parseHex4(escapeStart: secondStart)
                 guard (0xDC00...0xDFFF).contains(second) else { throw fail(.invalidUnicodeEscape, at: escapeStart) }
                 scalarValue = 0x10000 + ((UInt32(first) - 0xD800) << 10) + (UInt32(second) - 0xDC00)
             } else if (0xDC00...0xDFFF).contains(first) {
                 throw fail(.invalidUnicodeEscape, at: escapeStart)
             }
-            guard let scalar = Unicode.Scalar(scalarValue) else { throw fail(.invalidUnicodeEscape, at: escapeStart) }
-            appendUTF8(scalar.value)
+            appendUTF8(scalarValue)
         default:
             throw fail(.invalidEscape, at: escapeStart)
         }
@@ -267,16 +355,17 @@ private struct Reader {
         }
     }
 
+    /// Reads the four hex digits of a `\u` escape that started at `escapeStart`.
     mutating func parseHex4(escapeStart: Int) throws(JSONParseError) -> UInt16 {
-        guard index + 4 <= count else { throw fail(.unexpectedEnd) }
         var value: UInt16 = 0
         for _ in 0..<4 {
+            guard index < count else { throw fail(.unexpectedEnd) }
             let byte = bytes[index]
             let digit: UInt8
             switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte &- UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte &- UInt8(ascii: "a") &+ 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte &- UInt8(ascii: "A") &+ 10
             default: throw fail(.invalidUnicodeEscape, at: escapeStart)
             }
             value = value << 4 | UInt16(digit)
@@ -314,57 +403,96 @@ private struct Reader {
         index = start + length
     }
 
+    /// Parses a number: `.int` when written without fraction or exponent, `.double` otherwise.
     mutating func parseNumber() throws(JSONParseError) -> ConfigValue {
         let start = index
-        var isInteger = true
+        var negative = false
         if bytes[index] == UInt8(ascii: "-") {
+            negative = true
             index += 1
             guard index < count else { throw fail(.unexpectedEnd) }
         }
         guard isDigit(bytes[index]) else { throw fail(.invalidNumber, at: start) }
+        // The digits, integer and fraction, as one integer while they fit in 64 bits.
+        var significand: UInt64 = 0
+        var significandOverflowed = false
+        @inline(__always) func accumulate(_ byte: UInt8) {
+            let (times10, o1) = significand.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(UInt64(byte &- UInt8(ascii: "0")))
+            if o1 || o2 { significandOverflowed = true } else { significand = sum }
+        }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
             if index < count, isDigit(bytes[index]) { throw fail(.invalidNumber, at: start) }
         } else {
-            while index < count, isDigit(bytes[index]) { index += 1 }
+            while index < count, isDigit(bytes[index]) {
+                if !significandOverflowed { accumulate(bytes[index]) }
+                index += 1
+            }
         }
+        var isInteger = true
+        var fractionDigits = 0
         if index < count, bytes[index] == UInt8(ascii: ".") {
             isInteger = false
             index += 1
             guard index < count, isDigit(bytes[index]) else { throw fail(.invalidNumber, at: start) }
-            while index < count, isDigit(bytes[index]) { index += 1 }
+            while index < count, isDigit(bytes[index]) {
+                if !significandOverflowed {
+                    accumulate(bytes[index])
+                    fractionDigits += 1
+                }
+                index += 1
+            }
         }
+        var exponent = 0
         if index < count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             isInteger = false
             index += 1
-            if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            var exponentNegative = false
+            if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
             guard index < count, isDigit(bytes[index]) else { throw fail(.invalidNumber, at: start) }
-            while index < count, isDigit(bytes[index]) { index += 1 }
+            while index < count, isDigit(bytes[index]) {
+                // Saturate: beyond this the slow path decides between zero and out of range.
+                if exponent < 100_000 { exponent = exponent * 10 + Int(bytes[index] &- UInt8(ascii: "0")) }
+                index += 1
+            }
+            if exponentNegative { exponent = -exponent }
         }
-        let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
         if isInteger {
-            var negative = false
-            var value: Int64 = 0
-            var overflow = false
-            for byte in slice {
-                if byte == UInt8(ascii: "-") { negative = true; continue }
-                let digit = Int64(byte - UInt8(ascii: "0"))
-                let (times10, o1) = value.multipliedReportingOverflow(by: 10)
-                let (next, o2) = negative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
-                if o1 || o2 { overflow = true; break }
-                value = next
+            let limit: UInt64 = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
+            guard !significandOverflowed, significand <= limit else {
+                throw fail(.numberOutOfRange(text(start)), at: start)
             }
-            if overflow {
-                throw fail(.numberOutOfRange(String(decoding: slice, as: UTF8.self)), at: start)
-            }
-            return .int(value)
+            return .int(negative ? Int64(bitPattern: 0 &- significand) : Int64(significand))
         }
-        let text = String(decoding: slice, as: UTF8.self)
-        guard let double = Double(text), double.isFinite else {
-            throw fail(.numberOutOfRange(text), at: start)
+        // Fast path (Clinger): a significand and a power of ten that are both exact doubles give
+        // a correctly rounded result with one multiplication or division.
+        let scale = exponent - fractionDigits
+        if !significandOverflowed, significand <= 1 << 53, scale >= -22, scale <= 22 {
+            let magnitude =
+                scale < 0 ? Double(significand) / Self.powersOfTen[-scale] : Double(significand) * Self.powersOfTen[scale]
+            return .double(negative ? -magnitude : magnitude)
+        }
+        let written = text(start)
+        guard let double = Double(written), double.isFinite else {
+            throw fail(.numberOutOfRange(written), at: start)
         }
         return .double(double)
     }
+
+    /// The input from `start` to the cursor, as text.
+    func text(_ start: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    }
+
+    /// 1e0 … 1e22, every one exact as a double.
+    static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
     @inline(__always)
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -73,8 +73,10 @@ extension ValidationRule where Value: Collection {
     /// Accepts collections whose element count lies in `range` (characters, for strings).
     public static func count(_ range: ClosedRange<Int>) -> ValidationRule {
         ValidationRule(name: "count(\(range.lowerBound)...\(range.upperBound))") { value in
-            range.contains(value.count)
-                ? nil : "has \(value.count) elements, expected \(range.lowerBound)...\(range.upperBound)"
+            let unit = value is String || value is Substring ? "character" : "element"
+            return range.contains(value.count)
+                ? nil
+                : "has \(value.count) \(unit)\(value.count == 1 ? "" : "s"), expected \(range.lowerBound)...\(range.upperBound)"
         }
     }
 }
@@ -84,18 +86,21 @@ extension ValidationRule where Value == String {
     public static func length(_ range: ClosedRange<Int>) -> ValidationRule {
         ValidationRule(name: "length(\(range.lowerBound)...\(range.upperBound))") { value in
             range.contains(value.count)
-                ? nil : "is \(value.count) characters long, expected \(range.lowerBound)...\(range.upperBound)"
+                ? nil
+                : "is \(value.count) character\(value.count == 1 ? "" : "s") long, expected \(range.lowerBound)...\(range.upperBound)"
         }
     }
 
     /// Accepts strings that match a regular expression (`NSRegularExpression` syntax) as a whole.
     ///
-    /// An invalid pattern is a configuration error the builder reports at build time.
+    /// "As a whole" is strict: `abc` does not accept `"abc\n"` (unlike `^abc$`, whose `$` also
+    /// matches before a final line break). An invalid pattern is a configuration error the
+    /// builder reports at build time.
     public static func pattern(_ pattern: String) -> ValidationRule {
         let name = "pattern(\(pattern))"
         let regex: SendableRegex
         do {
-            regex = SendableRegex(try NSRegularExpression(pattern: "^(?:\(pattern))$"))
+            regex = SendableRegex(try NSRegularExpression(pattern: "\\A(?:\(pattern))\\z"))
         } catch {
             return ValidationRule(name: name, configurationProblem: "'\(pattern)' is not a valid regular expression") { _ in
                 "invalid pattern"

@@ -46,9 +46,9 @@ extension Bool: ConfigValueConvertible {
         self = b
     }
 
-    /// Accepts `true/false`, `yes/no`, `on/off` and `1/0`, in any letter case.
+    /// Accepts `true/false`, `yes/no`, `on/off` and `1/0`, in any letter case, around white space.
     public init(configText: String) throws(ConversionError) {
-        switch configText.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch configText.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() {
         case "true", "yes", "on", "1": self = true
         case "false", "no", "off", "0": self = false
         default:
@@ -83,12 +83,12 @@ extension Int: ConfigValueConvertible {
         }
     }
 
-    /// Accepts decimal integer text such as `42` or `-7`.
+    /// Accepts decimal whole-number text such as `42`, `-7`, `+5`, `2.0` or `1e3`, around white space.
     public init(configText: String) throws(ConversionError) {
-        let text = configText.trimmingCharacters(in: .whitespaces)
+        let text = configText.trimmingCharacters(in: .whitespacesAndNewlines)
         if let v = Int(text) {
             self = v
-        } else if let d = Double(text), let v = Int(exactly: d) {
+        } else if DecimalText.isDecimal(text), let d = Double(text), let v = Int(exactly: d) {
             self = v
         } else {
             throw ConversionError(expectedType: "Int", found: configText, reason: "not a whole number that fits in Int")
@@ -111,9 +111,11 @@ extension Double: ConfigValueConvertible {
         }
     }
 
-    /// Accepts decimal number text such as `0.25`, `3` or `1e-3`; rejects `nan` and `inf`.
+    /// Accepts decimal number text such as `0.25`, `3` or `1e-3`, around white space; rejects
+    /// `nan`, `inf`, hexadecimal and numbers beyond the finite range.
     public init(configText: String) throws(ConversionError) {
-        guard let d = Double(configText.trimmingCharacters(in: .whitespaces)), d.isFinite else {
+        let text = configText.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard DecimalText.isDecimal(text), let d = Double(text), d.isFinite else {
             throw ConversionError(expectedType: "Double", found: configText, reason: "not a finite decimal number")
         }
         self = d
@@ -186,4 +188,34 @@ extension Array: ConfigValueConvertible where Element: ConfigValueConvertible {
     public var configValue: ConfigValue { .array(map(\.configValue)) }
     /// `[Element]`.
     public static var configTypeName: String { "[\(Element.configTypeName)]" }
+}
+
+/// Decimal number text as a person types it: `[+-]digits[.digits][(e|E)[+-]digits]`, or `.5`.
+///
+/// `Double(_:)` alone also accepts `nan`, `inf` and hexadecimal (`0x10`), which nobody means in a
+/// configuration value.
+enum DecimalText {
+    static func isDecimal(_ text: String) -> Bool {
+        var bytes = text.utf8[...]
+        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        let integerDigits = bytes.prefix(while: isDigit).count
+        bytes = bytes.dropFirst(integerDigits)
+        var fractionDigits = 0
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            fractionDigits = bytes.prefix(while: isDigit).count
+            bytes = bytes.dropFirst(fractionDigits)
+        }
+        guard integerDigits + fractionDigits > 0 else { return false }
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            let exponentDigits = bytes.prefix(while: isDigit).count
+            guard exponentDigits > 0 else { return false }
+            bytes = bytes.dropFirst(exponentDigits)
+        }
+        return bytes.isEmpty
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }

@@ -1,0 +1,569 @@
+import ConfigDomain
+import ConfigPorts
+import Foundation
+
+/// The contract every ``SnapshotCache`` must pass, as a suite you run against your own adapter.
+///
+/// You provide a factory that makes a cache over empty storage (a fresh temporary directory, a
+/// fresh database) and, where your storage allows, hooks to damage stored data, make writes fail,
+/// count payload bytes written and reopen the same storage. Declare what your cache cannot do with
+/// ``capabilities``; the matching checks are then reported as skipped.
+///
+/// ```swift
+/// let report = await SnapshotCacheContract<InMemoryCache>(
+///     subject: "InMemoryCache",
+///     makeCache: { InMemoryCache() },
+///     reopen: { $0 },
+///     damage: { cache, name, slot, _ in cache.corrupt(name, slot: slot) },
+///     failWrites: { cache, failing in
+///         cache.failWrites(with: failing ? CacheError(.io(operation: "write", code: 28), message: "disk full") : nil)
+///     },
+///     payloadBytesWritten: { $0.payloadBytesWritten }
+/// ).run()
+/// ```
+///
+/// Each check makes its own cache, uses names starting with `contract.`, and hands the cache to
+/// `discard` when done. Metadata round trips are compared exactly, except `fetchedAt`, which may
+/// lose precision below a millisecond.
+public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
+    /// A way stored data can be damaged; the `damage` hook applies it to the stored entry.
+    public enum Damage: String, Sendable, Hashable, CaseIterable {
+        /// The stored bytes replaced by bytes of the same length that mean nothing.
+        case garbage
+        /// The stored data cut to half its length.
+        case truncated
+        /// The stored data replaced by nothing (zero bytes).
+        case empty
+        /// Data written by something else: another program, or a newer version of your format.
+        case foreign
+    }
+
+    /// The suite's checks, by stable name.
+    public enum Check: String, Sendable, CaseIterable {
+        /// Both slots of a name never stored load as `.miss`; promoting nothing answers `false`.
+        case emptyMiss = "cache.empty-cache-misses"
+        /// A stored snapshot loads back with its bytes and every metadata field, in both slots and after reopening.
+        case roundTrip = "cache.round-trip-keeps-payload-and-every-metadata-field"
+        /// `renew` replaces the active snapshot's metadata, keeps its payload and the pending slot, creates nothing.
+        case renewMetadata = "cache.renew-replaces-only-the-metadata"
+        /// `renew` writes no payload bytes.
+        case renewWritesNoPayload = "cache.renew-writes-no-payload-bytes"
+        /// Storing, renewing, promoting and clearing one name never changes another.
+        case namesApart = "cache.names-are-kept-apart"
+        /// `clear` removes both slots and is harmless on an absent name.
+        case clear = "cache.clear-removes-both-slots"
+        /// Damaged or foreign data loads as `.unreadable` (a typed miss), never a hit or a crash, and a store repairs it.
+        case damagedData = "cache.damaged-data-is-a-typed-miss"
+        /// Loads running during concurrent stores always see one whole stored snapshot.
+        case concurrentAccess = "cache.concurrent-access-sees-whole-snapshots"
+        /// A pending snapshot waits apart from the active one and `promotePending` makes it active.
+        case pendingPromotion = "cache.pending-snapshot-is-promoted"
+        /// A failed write throws a `CacheError` and leaves the previous snapshot readable.
+        case failedWrite = "cache.failed-write-keeps-the-previous-snapshot"
+    }
+
+    /// The adapter's name in the report.
+    public var subject: String
+    /// What the adapter declares it cannot do; each skips the checks that need it.
+    public var capabilities: Set<ContractCapability>
+    /// Makes a cache over new, empty storage. Called once per check.
+    public var makeCache: @Sendable () async throws -> Cache
+    /// Makes a second cache over the same storage, as after a relaunch (optional: without it the round trip uses one instance).
+    public var reopen: (@Sendable (Cache) async throws -> Cache)?
+    /// Damages the stored entry `name`/`slot` in the given way.
+    public var damage: (@Sendable (Cache, _ name: String, _ slot: CacheSlot, Damage) async throws -> Void)?
+    /// Makes every write fail (`true`) or succeed again (`false`).
+    public var failWrites: (@Sendable (Cache, _ failing: Bool) async throws -> Void)?
+    /// The total number of payload bytes the cache has written so far.
+    public var payloadBytesWritten: (@Sendable (Cache) async -> Int)?
+    /// Called with each cache `makeCache` made, after its check, to remove its storage.
+    public var discard: (@Sendable (Cache) async -> Void)?
+    /// How long one check may take before the watchdog fails it (default 30 s; never reached by a working adapter).
+    public var timeLimit: TimeInterval
+    /// How many tasks store and load at once in the concurrency check (default 16, half writers, half readers).
+    public var concurrentTasks: Int
+    /// How many operations each of those tasks performs (default 20).
+    public var concurrentRounds: Int
+
+    /// Configures the suite for one adapter.
+    public init(
+        subject: String,
+        capabilities: Set<ContractCapability> = [],
+        makeCache: @escaping @Sendable () async throws -> Cache,
+        reopen: (@Sendable (Cache) async throws -> Cache)? = nil,
+        damage: (@Sendable (Cache, _ name: String, _ slot: CacheSlot, Damage) async throws -> Void)? = nil,
+        failWrites: (@Sendable (Cache, _ failing: Bool) async throws -> Void)? = nil,
+        payloadBytesWritten: (@Sendable (Cache) async -> Int)? = nil,
+        discard: (@Sendable (Cache) async -> Void)? = nil,
+        timeLimit: TimeInterval = 30,
+        concurrentTasks: Int = 16,
+        concurrentRounds: Int = 20
+    ) {
+        self.subject = subject
+        self.capabilities = capabilities
+        self.makeCache = makeCache
+        self.reopen = reopen
+        self.damage = damage
+        self.failWrites = failWrites
+        self.payloadBytesWritten = payloadBytesWritten
+        self.discard = discard
+        self.timeLimit = timeLimit
+        self.concurrentTasks = concurrentTasks
+        self.concurrentRounds = concurrentRounds
+    }
+
+    /// Runs every check against the adapter and reports each outcome. Never throws, never traps.
+    public func run() async -> ContractReport {
+        let checks: [CheckDefinition] = Check.allCases.map { check in
+            CheckDefinition(name: check.rawValue, skippedBy: skips(check)) { progress throws(ContractFailure) in
+                progress.at("making the cache")
+                let cache = try await hook("makeCache") { try await makeCache() }
+                let session = Session(cache: cache, progress: progress)
+                let outcome: ContractFailure?
+                do throws(ContractFailure) {
+                    try await body(of: check, session)
+                    outcome = nil
+                } catch {
+                    outcome = error
+                }
+                progress.at("discarding the cache")
+                await discard?(cache)
+                if let outcome { throw outcome }
+            }
+        }
+        return await CheckRunner.run(
+            suite: "SnapshotCacheContract", subject: subject, capabilities: capabilities, timeLimit: timeLimit,
+            checks: checks)
+    }
+
+    private func skips(_ check: Check) -> [ContractCapability] {
+        switch check {
+        case .renewWritesNoPayload: [.unmeasuredWrites]
+        case .damagedData: [.cannotDamageData]
+        case .failedWrite: [.noWriteFaults]
+        default: []
+        }
+    }
+
+    private func body(of check: Check, _ session: Session) async throws(ContractFailure) {
+        switch check {
+        case .emptyMiss: try await checkEmptyMiss(session)
+        case .roundTrip: try await checkRoundTrip(session)
+        case .renewMetadata: try await checkRenewMetadata(session)
+        case .renewWritesNoPayload: try await checkRenewWritesNoPayload(session)
+        case .namesApart: try await checkNamesApart(session)
+        case .clear: try await checkClear(session)
+        case .damagedData: try await checkDamagedData(session)
+        case .concurrentAccess: try await checkConcurrentAccess(session)
+        case .pendingPromotion: try await checkPendingPromotion(session)
+        case .failedWrite: try await checkFailedWrite(session)
+        }
+    }
+
+    // MARK: - Checks
+
+    private func checkEmptyMiss(_ session: Session) async throws(ContractFailure) {
+        for slot in CacheSlot.allCases {
+            try await session.expectMiss("contract.empty", slot, "loading from an empty cache")
+        }
+        let promoted = try await session.promote("contract.empty", "promoting in an empty cache")
+        try require(!promoted, "promoting the pending snapshot of an empty cache answered true; there was none")
+    }
+
+    private func checkRoundTrip(_ session: Session) async throws(ContractFailure) {
+        let name = "contract.round-trip"
+        let active = Self.sample("round trip, active", size: 3)
+        let pending = Self.sample("round trip, pending", size: 5)
+        try await session.store(active, name, .active)
+        try await session.expectHit(active, name, .active, "after storing it")
+        try await session.store(pending, name, .pending)
+        try await session.expectHit(pending, name, .pending, "after storing it")
+        try await session.expectHit(active, name, .active, "after storing a pending snapshot")
+        let replacement = Self.sample("round trip, replacement", size: 1)
+        try await session.store(replacement, name, .active)
+        try await session.expectHit(replacement, name, .active, "after replacing it")
+        guard let reopen else { return }
+        session.progress.at("reopening the cache over the same storage")
+        let reopened = Session(
+            cache: try await hook("reopen") { try await reopen(session.cache) }, progress: session.progress)
+        try await reopened.expectHit(replacement, name, .active, "after reopening the cache")
+        try await reopened.expectHit(pending, name, .pending, "after reopening the cache")
+    }
+
+    private func checkRenewMetadata(_ session: Session) async throws(ContractFailure) {
+        let name = "contract.renew"
+        let stored = Self.sample("renew", size: 4)
+        let pending = Self.sample("renew, pending", size: 2)
+        try await session.store(stored, name, .active)
+        try await session.store(pending, name, .pending)
+        let renewed = Self.renewed(stored.metadata)
+        try await session.renew(renewed, name)
+        try await session.expectHit(
+            CachedSnapshot(payload: stored.payload, metadata: renewed), name, .active, "after renewing its metadata")
+        try await session.expectHit(pending, name, .pending, "after renewing the active snapshot's metadata")
+
+        session.progress.at("renewing a name never stored")
+        do throws(CacheError) {
+            try await session.cache.renew(renewed, for: "contract.renew-absent")
+        } catch {
+            // Throwing (ideally `.notFound`) is the recommended answer; doing nothing is allowed.
+        }
+        try await session.expectMiss(
+            "contract.renew-absent", .active, "after renewing a name never stored (renew must not create a snapshot)")
+    }
+
+    private func checkRenewWritesNoPayload(_ session: Session) async throws(ContractFailure) {
+        guard let payloadBytesWritten else { throw missingHook("payloadBytesWritten", orDeclare: .unmeasuredWrites) }
+        let name = "contract.renew-bytes"
+        let stored = Self.sample("renew without rewriting", size: 64)
+        let beforeStore = await payloadBytesWritten(session.cache)
+        try await session.store(stored, name, .active)
+        let afterStore = await payloadBytesWritten(session.cache)
+        try require(
+            afterStore - beforeStore >= stored.payload.count,
+            "the payloadBytesWritten hook counted \(afterStore - beforeStore) bytes for storing a "
+                + "\(stored.payload.count)-byte payload; it must count the payload bytes the cache writes")
+        try await session.renew(Self.renewed(stored.metadata), name)
+        let written = await payloadBytesWritten(session.cache) - afterStore
+        try require(
+            written == 0,
+            "renewing the metadata wrote \(written) payload bytes; after a 304 the payload is unchanged, so write "
+                + "only the metadata")
+    }
+
+    private func checkNamesApart(_ session: Session) async throws(ContractFailure) {
+        let a = "contract.a"
+        let b = "contract.ab"  // A prefix of the other name: catches prefix matching.
+        let snapshotA = Self.sample("name a", size: 2)
+        let snapshotB = Self.sample("name ab", size: 3)
+        try await session.store(snapshotA, a, .active)
+        try await session.store(snapshotB, b, .active)
+        try await session.expectHit(snapshotA, a, .active, "after storing another name")
+        try await session.store(Self.sample("name a, pending", size: 1), a, .pending)
+        try await session.expectMiss(b, .pending, "after storing a pending snapshot under \(a)")
+        try await session.store(Self.sample("name a, replaced", size: 5), a, .active)
+        try await session.expectHit(snapshotB, b, .active, "after replacing \(a)")
+        try await session.renew(Self.renewed(snapshotA.metadata), a)
+        try await session.expectHit(snapshotB, b, .active, "after renewing \(a)")
+        _ = try await session.promote(a, "promoting \(a)")
+        try await session.expectHit(snapshotB, b, .active, "after promoting \(a)")
+        try await session.clear(a)
+        try await session.expectHit(snapshotB, b, .active, "after clearing \(a)")
+    }
+
+    private func checkClear(_ session: Session) async throws(ContractFailure) {
+        let name = "contract.clear"
+        try await session.store(Self.sample("clear", size: 2), name, .active)
+        try await session.store(Self.sample("clear, pending", size: 2), name, .pending)
+        try await session.clear(name)
+        for slot in CacheSlot.allCases { try await session.expectMiss(name, slot, "after clearing") }
+        try await session.clear(name)
+        try await session.clear("contract.never-stored")
+        let again = Self.sample("clear, stored again", size: 1)
+        try await session.store(again, name, .active)
+        try await session.expectHit(again, name, .active, "after clearing and storing again")
+    }
+
+    private func checkDamagedData(_ session: Session) async throws(ContractFailure) {
+        guard let damage else { throw missingHook("damage", orDeclare: .cannotDamageData) }
+        for kind in Damage.allCases {
+            let name = "contract.damaged-\(kind.rawValue)"
+            let stored = Self.sample("damaged, \(kind.rawValue)", size: 8)
+            try await session.store(stored, name, .active)
+            session.progress.at("damaging \(name) (\(kind.rawValue))")
+            try await hook("damage") { try await damage(session.cache, name, .active, kind) }
+            try await expectUnreadable(session, name, .active, kind, stored)
+            let repaired = Self.sample("repaired, \(kind.rawValue)", size: 2)
+            try await session.store(repaired, name, .active)
+            try await session.expectHit(repaired, name, .active, "after storing over \(kind.rawValue) damaged data")
+        }
+        let name = "contract.damaged-pending"
+        let active = Self.sample("damaged pending, active", size: 2)
+        let pending = Self.sample("damaged pending, pending", size: 2)
+        try await session.store(active, name, .active)
+        try await session.store(pending, name, .pending)
+        session.progress.at("damaging the pending slot of \(name)")
+        try await hook("damage") { try await damage(session.cache, name, .pending, .garbage) }
+        try await expectUnreadable(session, name, .pending, .garbage, pending)
+        try await session.expectHit(active, name, .active, "after its pending snapshot was damaged")
+    }
+
+    private func expectUnreadable(
+        _ session: Session, _ name: String, _ slot: CacheSlot, _ kind: Damage, _ stored: CachedSnapshot
+    ) async throws(ContractFailure) {
+        let result = await session.load(name, slot)
+        switch result {
+        case .unreadable: return
+        case .miss:
+            throw ContractFailure(
+                "\(kind.rawValue) damaged data in \(name)/\(slot.rawValue) loaded as a plain miss; answer "
+                    + ".unreadable(CacheError) so the client reports the damage")
+        case .hit(let snapshot) where snapshot == stored:
+            throw ContractFailure(
+                "after the damage hook (\(kind.rawValue)), \(name)/\(slot.rawValue) still loads the stored snapshot; "
+                    + "the hook must really damage the stored data")
+        case .hit(let snapshot):
+            throw ContractFailure(
+                "\(kind.rawValue) damaged data in \(name)/\(slot.rawValue) loaded as a hit "
+                    + "(\(snapshot.payload.count) bytes from \(snapshot.metadata.source)); verify the data "
+                    + "(length, checksum, format version) and answer .unreadable")
+        }
+    }
+
+    private func checkConcurrentAccess(_ session: Session) async throws(ContractFailure) {
+        let name = "contract.concurrent"
+        let first = Self.sample("concurrent, first", size: 40)
+        let second = Self.sample("concurrent, second", size: 7)
+        try await session.store(first, name, .active)
+        let tasks = max(2, concurrentTasks)
+        let rounds = max(1, concurrentRounds)
+        let cache = session.cache
+        session.progress.at("storing and loading from \(tasks) tasks, \(rounds) times each")
+        let problems = await withTaskGroup(of: [String].self) { group in
+            for index in 0..<tasks {
+                let isWriter = index % 2 == 0
+                group.addTask {
+                    var problems: [String] = []
+                    for round in 0..<rounds {
+                        if isWriter {
+                            let snapshot = (round + index / 2) % 2 == 0 ? second : first
+                            do throws(CacheError) {
+                                try await cache.store(snapshot, as: name, slot: .active)
+                            } catch {
+                                problems.append("a concurrent store failed: \(error)")
+                            }
+                        } else {
+                            let result = await cache.load(name, slot: .active)
+                            if result != .hit(first) && result != .hit(second) {
+                                problems.append("a load saw \(Self.describe(result, against: [first, second]))")
+                            }
+                        }
+                    }
+                    return problems
+                }
+            }
+            var all: [String] = []
+            for await problems in group { all += problems }
+            return all
+        }
+        try require(
+            problems.isEmpty,
+            "\(problems.count) of \(tasks * rounds) concurrent operations went wrong; a store must be atomic "
+                + "(write aside, then replace), so a load sees the old snapshot or the new one, whole. First: "
+                + (problems.first ?? ""))
+        let last = await session.load(name, .active)
+        try require(
+            last == .hit(first) || last == .hit(second),
+            "after concurrent stores the cache holds \(Self.describe(last, against: [first, second]))")
+    }
+
+    private func checkPendingPromotion(_ session: Session) async throws(ContractFailure) {
+        let name = "contract.pending"
+        let active = Self.sample("pending, active", size: 3)
+        let pending = Self.sample("pending, pending", size: 4)
+        try await session.store(active, name, .active)
+        try await session.store(pending, name, .pending)
+        try await session.expectHit(active, name, .active, "while a pending snapshot waits")
+        try await session.expectHit(pending, name, .pending, "before promotion")
+        let promoted = try await session.promote(name, "promoting a pending snapshot")
+        try require(promoted, "promotePending answered false although a pending snapshot was stored")
+        try await session.expectHit(pending, name, .active, "after promotion")
+        try await session.expectMiss(name, .pending, "after promotion (the pending slot must be emptied)")
+        let again = try await session.promote(name, "promoting again")
+        try require(!again, "a second promotePending answered true although nothing was pending")
+        try await session.expectHit(pending, name, .active, "after a second, empty promotion")
+
+        let fresh = "contract.pending-only"
+        try await session.store(pending, fresh, .pending)
+        let promotedAlone = try await session.promote(fresh, "promoting with no active snapshot")
+        try require(promotedAlone, "promotePending answered false for a pending snapshot with no active one")
+        try await session.expectHit(pending, fresh, .active, "after promoting with no active snapshot")
+    }
+
+    private func checkFailedWrite(_ session: Session) async throws(ContractFailure) {
+        guard let failWrites else { throw missingHook("failWrites", orDeclare: .noWriteFaults) }
+        let name = "contract.failed-write"
+        let previous = Self.sample("failed write, previous", size: 3)
+        try await session.store(previous, name, .active)
+        session.progress.at("making writes fail")
+        try await hook("failWrites") { try await failWrites(session.cache, true) }
+        session.progress.at("storing while writes fail")
+        let storeFailed: Bool
+        do throws(CacheError) {
+            try await session.cache.store(Self.sample("failed write, lost", size: 6), as: name, slot: .active)
+            storeFailed = false
+        } catch {
+            storeFailed = true  // Expected: a typed CacheError.
+        }
+        if !storeFailed {
+            try? await failWrites(session.cache, false)
+            throw ContractFailure(
+                "a store succeeded while the failWrites hook made writes fail; the hook must make writes fail")
+        }
+        try await session.expectHit(previous, name, .active, "after a failed store")
+        session.progress.at("renewing while writes fail")
+        try? await session.cache.renew(Self.renewed(previous.metadata), for: name)
+        if case .hit(let after) = await session.load(name, .active) {
+            try require(
+                after.payload == previous.payload,
+                "a renew while writes fail changed the stored payload; a failed write must leave the previous data")
+        } else {
+            throw ContractFailure("a renew while writes fail lost the stored snapshot; it must stay readable")
+        }
+        try await hook("failWrites") { try await failWrites(session.cache, false) }
+        let next = Self.sample("failed write, next", size: 2)
+        try await session.store(next, name, .active)
+        try await session.expectHit(next, name, .active, "after writes work again")
+    }
+}
+
+// MARK: - Helpers
+
+extension SnapshotCacheContract {
+    /// One check's cache with the helpers that call it.
+    fileprivate struct Session: Sendable {
+        let cache: Cache
+        let progress: CheckProgress
+
+        func load(_ name: String, _ slot: CacheSlot) async -> CacheLoadResult {
+            progress.at("loading \(name)/\(slot.rawValue)")
+            return await cache.load(name, slot: slot)
+        }
+
+        func store(_ snapshot: CachedSnapshot, _ name: String, _ slot: CacheSlot) async throws(ContractFailure) {
+            progress.at("storing \(name)/\(slot.rawValue)")
+            do throws(CacheError) {
+                try await cache.store(snapshot, as: name, slot: slot)
+            } catch {
+                throw ContractFailure("storing \(name)/\(slot.rawValue) failed: \(error)")
+            }
+        }
+
+        func renew(_ metadata: SnapshotMetadata, _ name: String) async throws(ContractFailure) {
+            progress.at("renewing \(name)")
+            do throws(CacheError) {
+                try await cache.renew(metadata, for: name)
+            } catch {
+                throw ContractFailure("renewing the metadata of \(name) failed: \(error)")
+            }
+        }
+
+        func promote(_ name: String, _ what: String) async throws(ContractFailure) -> Bool {
+            progress.at(what)
+            do throws(CacheError) {
+                return try await cache.promotePending(name)
+            } catch {
+                throw ContractFailure("\(what) failed: \(error)")
+            }
+        }
+
+        func clear(_ name: String) async throws(ContractFailure) {
+            progress.at("clearing \(name)")
+            do throws(CacheError) {
+                try await cache.clear(name)
+            } catch {
+                throw ContractFailure("clearing \(name) failed: \(error)")
+            }
+        }
+
+        func expectMiss(_ name: String, _ slot: CacheSlot, _ when: String) async throws(ContractFailure) {
+            let result = await load(name, slot)
+            try require(
+                result == .miss,
+                "\(name)/\(slot.rawValue) \(when) loaded \(SnapshotCacheContract.describe(result)), "
+                    + "expected a miss")
+        }
+
+        func expectHit(
+            _ expected: CachedSnapshot, _ name: String, _ slot: CacheSlot, _ when: String
+        ) async throws(ContractFailure) {
+            let result = await load(name, slot)
+            guard case .hit(let actual) = result else {
+                throw ContractFailure(
+                    "\(name)/\(slot.rawValue) \(when) loaded \(SnapshotCacheContract.describe(result)), expected the "
+                        + "stored snapshot")
+            }
+            let differences = SnapshotCacheContract.differences(expected, actual)
+            try require(
+                differences.isEmpty,
+                "\(name)/\(slot.rawValue) \(when) loaded a different snapshot: \(differences.joined(separator: "; "))")
+        }
+    }
+
+    /// A snapshot with every metadata field set and a payload of about `size` × 40 bytes, distinct per label.
+    static func sample(_ label: String, size: Int) -> CachedSnapshot {
+        let body = (0..<max(1, size)).map { "\"k\($0)\":\"\(label) \($0) é✓🚀 \\\"q\\\"\"" }.joined(separator: ",")
+        let payload = Data("{\(body)}".utf8)
+        let number = ContentHash(of: Data(label.utf8)).value % 100_000
+        return CachedSnapshot(
+            payload: payload,
+            metadata: SnapshotMetadata(
+                fetchedAt: Date(timeIntervalSince1970: 1_700_000_000.25 + Double(number)),
+                validators: Validators(etag: "W/\"\(number)-\(size)\"", lastModified: "Tue, 14 Nov 2023 22:13:20 GMT"),
+                contentHash: ContentHash(of: payload), source: "https://config.example/é/\(label)",
+                ttlHint: 300.5))
+    }
+
+    /// `metadata` as a 304 an hour later would leave it: new time, new validators, new TTL hint.
+    static func renewed(_ metadata: SnapshotMetadata) -> SnapshotMetadata {
+        var renewed = metadata
+        renewed.fetchedAt = metadata.fetchedAt.addingTimeInterval(3600)
+        renewed.validators = Validators(etag: "\"renewed\"", lastModified: "Wed, 15 Nov 2023 00:00:00 GMT")
+        renewed.ttlHint = 120
+        return renewed
+    }
+
+    /// The fields that differ, as `field: expected … got …`.
+    static func differences(_ expected: CachedSnapshot, _ actual: CachedSnapshot) -> [String] {
+        var found: [String] = []
+        let e = expected.metadata
+        let a = actual.metadata
+        if expected.payload != actual.payload {
+            found.append(
+                "payload: expected \(expected.payload.count) bytes, got \(actual.payload.count) different bytes")
+        }
+        if abs(e.fetchedAt.timeIntervalSince(a.fetchedAt)) > 0.001 {
+            found.append(
+                "fetchedAt: expected \(e.fetchedAt.timeIntervalSince1970), got \(a.fetchedAt.timeIntervalSince1970)")
+        }
+        if e.validators.etag != a.validators.etag {
+            found.append("validators.etag: expected \(e.validators.etag ?? "nil"), got \(a.validators.etag ?? "nil")")
+        }
+        if e.validators.lastModified != a.validators.lastModified {
+            found.append(
+                "validators.lastModified: expected \(e.validators.lastModified ?? "nil"), got "
+                    + "\(a.validators.lastModified ?? "nil")")
+        }
+        if e.contentHash != a.contentHash {
+            found.append("contentHash: expected \(e.contentHash), got \(a.contentHash)")
+        }
+        if e.source != a.source { found.append("source: expected \(e.source), got \(a.source)") }
+        if e.ttlHint != a.ttlHint {
+            found.append(
+                "ttlHint: expected \(e.ttlHint.map { "\($0)" } ?? "nil"), got \(a.ttlHint.map { "\($0)" } ?? "nil")")
+        }
+        return found
+    }
+
+    /// `a miss`, `unreadable (…)`, `a hit (N bytes from …)`.
+    static func describe(_ result: CacheLoadResult) -> String {
+        switch result {
+        case .miss: "a miss"
+        case .unreadable(let error): "unreadable (\(error))"
+        case .hit(let snapshot): "a hit (\(snapshot.payload.count) bytes from \(snapshot.metadata.source))"
+        }
+    }
+
+    /// Like ``describe(_:)``, naming a torn snapshot: a payload of one candidate with the metadata of another.
+    static func describe(_ result: CacheLoadResult, against candidates: [CachedSnapshot]) -> String {
+        guard case .hit(let snapshot) = result else { return describe(result) }
+        let payloadOwner = candidates.firstIndex { $0.payload == snapshot.payload }
+        let metadataOwner = candidates.firstIndex { $0.metadata == snapshot.metadata }
+        switch (payloadOwner, metadataOwner) {
+        case (let p?, let m?) where p != m:
+            return "a torn snapshot: the payload of store #\(p + 1) with the metadata of store #\(m + 1)"
+        case (nil, _): return "a payload no store wrote (\(snapshot.payload.count) bytes)"
+        default: return "metadata no store wrote (\(snapshot.metadata.source))"
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import ConfigDomain
+import Foundation
+import Testing
+
+enum AppKey: String {
+    case newCheckout = "new_checkout"
+    case theme
+    case retries = "max_retries"
+}
+
+@Suite("Key names, identities and descriptors")
+struct KeyNamingTests {
+    @Test("a key can be named by a string enum case")
+    func enumNamedKeys() throws {
+        let flag = ConfigKey(AppKey.newCheckout, default: false)
+        #expect(flag.name == "new_checkout")
+        #expect(try flag.resolve(.bool(true)).get() == true)
+        let theme = ConfigKey(AppKey.theme, default: Theme.light)
+        #expect(theme.name == "theme")
+        #expect(try theme.resolve(.string("dark")).get() == .dark)
+    }
+
+    @Test("a key named by a case and one named by the same string read the same payload member")
+    func enumAndStringNamesAgree() {
+        #expect(ConfigKey(AppKey.retries, default: 1).name == ConfigKey("max_retries", default: 1).name)
+    }
+
+    @Test("every key gets a unique identity, increasing in creation order")
+    func identitiesUniqueAndIncreasing() {
+        let keys = (0..<100).map { ConfigKey("k\($0)", default: $0) }
+        let identities = keys.map(\.identity)
+        #expect(Set(identities).count == 100)
+        #expect(identities == identities.sorted())
+        #expect(zip(identities, identities.dropFirst()).allSatisfy { $0.rawValue < $1.rawValue })
+    }
+
+    @Test("identities taken from many threads at once are all different")
+    func identitiesUniqueUnderConcurrency() async {
+        let identities = await withTaskGroup(of: [KeyIdentity].self) { group in
+            for _ in 0..<8 {
+                group.addTask { (0..<200).map { _ in KeyIdentity.next() } }
+            }
+            var all: [KeyIdentity] = []
+            for await batch in group { all += batch }
+            return all
+        }
+        #expect(Set(identities).count == 1_600)
+    }
+
+    @Test("the same name twice still makes two identities")
+    func sameNameDifferentIdentity() {
+        #expect(ConfigKey("x", default: 1).identity != ConfigKey("x", default: 1).identity)
+    }
+
+    @Test("the descriptor carries name, type, default, rule names, secrecy and summary")
+    func descriptor() {
+        let key = ConfigKey("max_retries", default: 3, rules: [.range(0...10), .atLeast(1)], summary: "How often to retry")
+        #expect(
+            key.descriptor
+                == KeyDescriptor(
+                    name: "max_retries", typeName: "Int", defaultValue: .int(3), ruleNames: ["range(0...10)", "atLeast(1)"],
+                    isSecret: false, summary: "How often to retry"))
+        #expect(key.descriptor.description == "max_retries: Int = 3")
+        #expect(key.summary == "How often to retry")
+        #expect(key.defaultValue == 3)
+    }
+
+    @Test("descriptors of every supported value type name the type")
+    func descriptorTypeNames() throws {
+        #expect(ConfigKey("a", default: true).descriptor.typeName == "Bool")
+        #expect(ConfigKey("b", default: 1.5).descriptor.typeName == "Double")
+        #expect(ConfigKey("c", default: "s").descriptor.typeName == "String")
+        #expect(ConfigKey("d", default: try #require(URL(string: "https://x.example"))).descriptor.typeName == "URL")
+        #expect(ConfigKey("e", default: [1, 2]).descriptor.typeName == "[Int]")
+        #expect(ConfigKey("f", default: Tier.pro).descriptor.typeName == "Tier")
+        #expect(ConfigKey("g", default: [1.5]).descriptor.defaultValue == .array([.double(1.5)]))
+    }
+
+    @Test("render shows a value as JSON text")
+    func render() {
+        #expect(ConfigKey("s", default: "x").render("hello") == #""hello""#)
+        #expect(ConfigKey("d", default: 1.0).render(2) == "2.0")
+    }
+}

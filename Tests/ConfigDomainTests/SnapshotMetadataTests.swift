@@ -1,0 +1,61 @@
+import ConfigDomain
+import Foundation
+import Testing
+
+@Suite("Snapshot metadata and validators")
+struct SnapshotMetadataTests {
+    let hash = ContentHash(of: Data("x".utf8))
+    let fetched = Date(timeIntervalSince1970: 1_000)
+    let later = Date(timeIntervalSince1970: 2_000)
+
+    @Test("renewed moves fetchedAt and takes new validators, keeping hash, source and ttl hint")
+    func renewedTakesNewValidators() {
+        let metadata = SnapshotMetadata(
+            fetchedAt: fetched, validators: Validators(etag: #""v1""#, lastModified: "Mon, 01 Jan 2024 00:00:00 GMT"),
+            contentHash: hash, source: "https://example.com/config.json", ttlHint: 60)
+        let renewed = metadata.renewed(
+            at: later, validators: Validators(etag: #""v2""#, lastModified: "Tue, 02 Jan 2024 00:00:00 GMT"))
+        #expect(renewed.fetchedAt == later)
+        #expect(renewed.validators == Validators(etag: #""v2""#, lastModified: "Tue, 02 Jan 2024 00:00:00 GMT"))
+        #expect(renewed.contentHash == hash)
+        #expect(renewed.source == "https://example.com/config.json")
+        #expect(renewed.ttlHint == 60)
+    }
+
+    @Test("renewed keeps a validator the answer did not repeat")
+    func renewedKeepsMissingValidators() {
+        let metadata = SnapshotMetadata(
+            fetchedAt: fetched, validators: Validators(etag: #"W/"v1""#, lastModified: "Mon"), contentHash: hash, source: "s")
+        #expect(metadata.renewed(at: later, validators: .none).validators == Validators(etag: #"W/"v1""#, lastModified: "Mon"))
+        #expect(
+            metadata.renewed(at: later, validators: Validators(etag: #""v2""#)).validators
+                == Validators(etag: #""v2""#, lastModified: "Mon"))
+    }
+
+    @Test("metadata survives a Codable round trip")
+    func metadataCodable() throws {
+        let metadata = SnapshotMetadata(
+            fetchedAt: fetched, validators: Validators(etag: "e"), contentHash: hash, source: "s", ttlHint: 5)
+        let back = try JSONDecoder().decode(SnapshotMetadata.self, from: JSONEncoder().encode(metadata))
+        #expect(back == metadata)
+    }
+
+    @Test("validators: empty means unconditional, and describe themselves")
+    func validators() {
+        #expect(Validators.none.isEmpty)
+        #expect(Validators.none.description == "none")
+        #expect(!Validators(etag: "e").isEmpty)
+        #expect(!Validators(lastModified: "m").isEmpty)
+        #expect(Validators(etag: #""abc""#, lastModified: "Mon").description == #"etag="abc" lastModified=Mon"#)
+        #expect(Validators(lastModified: "Mon").description == "lastModified=Mon")
+    }
+
+    @Test("a snapshot reads values by key")
+    func snapshotSubscript() {
+        let snapshot = ConfigSnapshot(
+            values: ["a": .int(1)], metadata: SnapshotMetadata(fetchedAt: fetched, contentHash: hash, source: "test"))
+        #expect(snapshot["a"] == .int(1))
+        #expect(snapshot["b"] == nil)
+        #expect(snapshot.metadata.validators == .none)
+    }
+}

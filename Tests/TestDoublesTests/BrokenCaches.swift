@@ -1,0 +1,164 @@
+import ConfigDomain
+import ConfigPorts
+import Foundation
+
+@testable import TestDoubles
+
+// Deliberately broken caches, each breaking one rule of the snapshot-cache contract, to prove
+// the suite catches it. Most wrap an InMemoryCache and change one behaviour.
+
+/// The contract for a cache made by `make`, whose hooks reach the InMemoryCache `inner(cache)`.
+func cacheContract<Cache: SnapshotCache>(
+    _ subject: String, concurrentRounds: Int = 20, make: @escaping @Sendable () -> Cache,
+    inner: @escaping @Sendable (Cache) -> InMemoryCache
+) -> SnapshotCacheContract<Cache> {
+    SnapshotCacheContract<Cache>(
+        subject: subject,
+        makeCache: make,
+        reopen: { $0 },
+        damage: { cache, name, slot, _ in inner(cache).corrupt(name, slot: slot) },
+        failWrites: { cache, failing in
+            inner(cache).failWrites(
+                with: failing ? CacheError(.io(operation: "write", code: 28), message: "disk full") : nil)
+        },
+        payloadBytesWritten: { inner($0).payloadBytesWritten },
+        concurrentRounds: concurrentRounds)
+}
+
+/// Forwards everything to an InMemoryCache; subclasses of behaviour override one method.
+protocol WrappingCache: SnapshotCache {
+    var inner: InMemoryCache { get }
+}
+
+extension WrappingCache {
+    func load(_ name: String, slot: CacheSlot) async -> CacheLoadResult { await inner.load(name, slot: slot) }
+    func store(_ snapshot: CachedSnapshot, as name: String, slot: CacheSlot) async throws(CacheError) {
+        try await inner.store(snapshot, as: name, slot: slot)
+    }
+    func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError) {
+        try await inner.renew(metadata, for: name)
+    }
+    func promotePending(_ name: String) async throws(CacheError) -> Bool { try await inner.promotePending(name) }
+    func clear(_ name: String) async throws(CacheError) { try await inner.clear(name) }
+}
+
+/// Writes the payload, then (after a suspension) the metadata: a reader in between sees a mix.
+actor TornWritesCache: SnapshotCache {
+    private var payloads: [String: Data] = [:]
+    private var metadata: [String: SnapshotMetadata] = [:]
+
+    private func key(_ name: String, _ slot: CacheSlot) -> String { "\(name)/\(slot.rawValue)" }
+
+    func load(_ name: String, slot: CacheSlot) async -> CacheLoadResult {
+        guard let payload = payloads[key(name, slot)], let meta = metadata[key(name, slot)] else { return .miss }
+        return .hit(CachedSnapshot(payload: payload, metadata: meta))
+    }
+
+    func store(_ snapshot: CachedSnapshot, as name: String, slot: CacheSlot) async throws(CacheError) {
+        payloads[key(name, slot)] = snapshot.payload
+        for _ in 0..<4 { await Task.yield() }
+        metadata[key(name, slot)] = snapshot.metadata
+    }
+
+    func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError) {
+        guard self.metadata[key(name, .active)] != nil else { throw CacheError(.notFound, message: "none") }
+        self.metadata[key(name, .active)] = metadata
+    }
+
+    func promotePending(_ name: String) async throws(CacheError) -> Bool {
+        guard let payload = payloads.removeValue(forKey: key(name, .pending)),
+            let meta = metadata.removeValue(forKey: key(name, .pending))
+        else { return false }
+        payloads[key(name, .active)] = payload
+        metadata[key(name, .active)] = meta
+        return true
+    }
+
+    func clear(_ name: String) async throws(CacheError) {
+        for slot in CacheSlot.allCases {
+            payloads[key(name, slot)] = nil
+            metadata[key(name, slot)] = nil
+        }
+    }
+}
+
+/// Keeps one entry per slot whatever the name.
+struct NameBlindCache: WrappingCache {
+    let inner = InMemoryCache()
+    func load(_ name: String, slot: CacheSlot) async -> CacheLoadResult { await inner.load("all", slot: slot) }
+    func store(_ snapshot: CachedSnapshot, as name: String, slot: CacheSlot) async throws(CacheError) {
+        try await inner.store(snapshot, as: "all", slot: slot)
+    }
+    func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError) {
+        try await inner.renew(metadata, for: "all")
+    }
+    func promotePending(_ name: String) async throws(CacheError) -> Bool { try await inner.promotePending("all") }
+    func clear(_ name: String) async throws(CacheError) { try await inner.clear("all") }
+}
+
+/// Renews by loading the snapshot and storing it whole again.
+struct RenewRewritesPayloadCache: WrappingCache {
+    let inner = InMemoryCache()
+    func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError) {
+        guard case .hit(var snapshot) = await inner.load(name, slot: .active) else {
+            throw CacheError(.notFound, message: "nothing to renew")
+        }
+        snapshot.metadata = metadata
+        try await inner.store(snapshot, as: name, slot: .active)
+    }
+}
+
+/// Hides damage: an unreadable entry loads as a plain miss.
+struct DamageAsMissCache: WrappingCache {
+    let inner = InMemoryCache()
+    func load(_ name: String, slot: CacheSlot) async -> CacheLoadResult {
+        let result = await inner.load(name, slot: slot)
+        if case .unreadable = result { return .miss }
+        return result
+    }
+}
+
+/// Ignores the pending slot: promotion never happens.
+struct NoPendingCache: WrappingCache {
+    let inner = InMemoryCache()
+    func promotePending(_ name: String) async throws(CacheError) -> Bool { false }
+}
+
+/// Removes the old entry before writing the new one, so a failed write loses both.
+struct FailedWriteLosesPreviousCache: WrappingCache {
+    let inner = InMemoryCache()
+    func store(_ snapshot: CachedSnapshot, as name: String, slot: CacheSlot) async throws(CacheError) {
+        inner.corrupt(name, slot: slot)
+        try await inner.store(snapshot, as: name, slot: slot)
+    }
+}
+
+/// Forgets the TTL hint when storing.
+struct DropsTTLHintCache: WrappingCache {
+    let inner = InMemoryCache()
+    func store(_ snapshot: CachedSnapshot, as name: String, slot: CacheSlot) async throws(CacheError) {
+        var copy = snapshot
+        copy.metadata.ttlHint = nil
+        try await inner.store(copy, as: name, slot: slot)
+    }
+}
+
+/// `clear("a")` also clears every name starting with "a".
+struct PrefixClearCache: WrappingCache {
+    let inner = InMemoryCache()
+    let names = NameLog()
+    func store(_ snapshot: CachedSnapshot, as name: String, slot: CacheSlot) async throws(CacheError) {
+        names.add(name)
+        try await inner.store(snapshot, as: name, slot: slot)
+    }
+    func clear(_ name: String) async throws(CacheError) {
+        for stored in names.all where stored.hasPrefix(name) { try await inner.clear(stored) }
+    }
+}
+
+/// A thread-safe list of names, for PrefixClearCache.
+final class NameLog: Sendable {
+    private let names = LockedState<Set<String>>([])
+    func add(_ name: String) { _ = names.withLock { $0.insert(name) } }
+    var all: [String] { names.withLock { $0.sorted() } }
+}
