@@ -20,12 +20,24 @@ enum CLIProcess {
         return environment
     }
 
+    /// How many one-shot runs may be in flight at once. Each starts a process and does real work;
+    /// dozens at once on two cores starve the other integration tests' one-second fetch timeouts.
+    static let slots = ChildSlots(count: max(2, ProcessInfo.processInfo.activeProcessorCount))
+    /// How many `serve` children may run at once (a separate pool, so a test holding a server can
+    /// always get a one-shot slot).
+    static let serverSlots = ChildSlots(count: max(2, ProcessInfo.processInfo.activeProcessorCount))
+
     /// Runs `remote-config <arguments>` to completion (a 120 s safety net, not a timed assertion).
     static func run(_ arguments: [String], in directory: URL = FileManager.default.temporaryDirectory) async throws
         -> EnvChildProcess.Outcome
     {
-        let outcome = try await EnvChildProcess.run(
-            try executable(), arguments: arguments, environment: environment, currentDirectory: directory)
+        let executable = try executable()
+        await slots.acquire()
+        let result = await Result {
+            try await EnvChildProcess.run(executable, arguments: arguments, environment: environment, currentDirectory: directory)
+        }
+        await slots.release()
+        let outcome = try result.get()
         #expect(!outcome.timedOut, "remote-config \(arguments.joined(separator: " ")) did not exit on its own")
         return outcome
     }
@@ -41,6 +53,59 @@ enum CLIProcess {
     static var examples: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("CLI/Examples")
+    }
+}
+
+/// A flag set once, from any thread.
+final class LockedFlag: @unchecked Sendable {
+    // @unchecked Sendable: `isSet` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var isSet = false
+
+    /// Sets the flag; true only for the first caller.
+    func setOnce() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if isSet { return false }
+        isSet = true
+        return true
+    }
+}
+
+/// A counting semaphore for child processes: at most `count` hold a slot; the others wait in order.
+actor ChildSlots {
+    private var free: Int
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) { free = count }
+
+    /// Waits for a slot.
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    /// Gives a slot back, to the longest waiter if there is one.
+    func release() {
+        if waiters.isEmpty {
+            free += 1
+        } else {
+            waiters.removeFirst().resume()
+        }
+    }
+}
+
+extension Result where Failure == any Error {
+    /// The result of an async throwing body.
+    init(catching body: () async throws -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
     }
 }
 
@@ -79,6 +144,7 @@ final class CLIServer: @unchecked Sendable {
 
     private let process: Process
     private let lines: LineLog
+    private let slotReleased = LockedFlag()
     /// The base URL the server printed, `http://127.0.0.1:<port>`.
     let baseURL: String
 
@@ -102,7 +168,13 @@ final class CLIServer: @unchecked Sendable {
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
         let log = LineLog()
-        try await launch(process, blockingSignals: blockingSignals)
+        await CLIProcess.serverSlots.acquire()
+        do {
+            try await launch(process, blockingSignals: blockingSignals)
+        } catch {
+            await CLIProcess.serverSlots.release()
+            throw error
+        }
         log.read(from: output.fileHandleForReading)
         let line = await log.waitForLine(timeout: 30) { $0.hasPrefix("Serving ") && $0.contains(" on http://127.0.0.1:") }
         guard let line, let range = line.range(of: "http://127.0.0.1:") else {
@@ -165,6 +237,7 @@ final class CLIServer: @unchecked Sendable {
             }
         }
         await lines.waitForEnd(timeout: 5)
+        if slotReleased.setOnce() { await CLIProcess.serverSlots.release() }
         return process.isRunning ? -1 : process.terminationStatus
     }
 
