@@ -11,11 +11,11 @@ all: build
 build:
 	$(SWIFT) build $(WERROR)
 
-## Every unit and integration test, warnings as errors, then the dependency rule and the thread sanitizer run.
-test: check-deps
+## The dependency rule, the client's tests under the thread sanitizer, then every unit and integration
+## test with warnings as errors (last, so the run ends with the whole suite's summary).
+test: check-deps test-tsan
 	$(SWIFT) build --build-tests $(WERROR)
 	$(SWIFT) test --skip-build $(TEST_FLAGS)
-	$(MAKE) test-tsan
 
 test-unit: check-deps
 	$(SWIFT) test $(WERROR) $(TEST_FLAGS) --skip IntegrationTests

@@ -66,7 +66,7 @@ var package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
-            path: "Integration/CLI", swiftSettings: swiftSettings),
+            path: "Integration/CLI", exclude: ["README.md"], resources: [.copy("Examples")], swiftSettings: swiftSettings),
         .executableTarget(
             name: "DoublesDemo", dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles"],
             path: "Integration/Fixtures/DoublesDemo", swiftSettings: swiftSettings),

@@ -46,5 +46,31 @@ for dir in "$root"/Modules/*/; do
     fi
   done < <(grep -rnE '^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*((public|internal|package|private|fileprivate)[[:space:]]+)?import[[:space:]]' "$dir" --include='*.swift' || true)
 done
-if [ $status -eq 0 ]; then echo "dependency rule holds ($checked import lines checked)"; fi
+# Library targets may depend only on other library modules of this package, never on a package product.
+if command -v swift >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+  if ! (cd "$root" && swift package dump-package 2>/dev/null) | python3 -c '
+import json, sys
+core = {"ConfigDomain", "ConfigPorts"}
+allowed = {"ConfigDomain": set(), "ConfigPorts": {"ConfigDomain"}, "HTTPAdapter": core, "FileCacheAdapter": core,
+           "EnvAdapter": core, "TestDoubles": core, "RemoteConfig": core}
+libraries = set(allowed)
+package = json.load(sys.stdin)
+bad = []
+for target in package["targets"]:
+    if target["name"] not in libraries:
+        continue
+    for dependency in target.get("dependencies", []):
+        if "product" in dependency:
+            bad.append("%s depends on the package product %s" % (target["name"], dependency["product"][0]))
+        name = (dependency.get("byName") or dependency.get("target") or [None])[0]
+        if name is not None and name not in allowed[target["name"]]:
+            bad.append("%s depends on %s" % (target["name"], name))
+for line in bad:
+    print("dependency rule: Package.swift: " + line, file=sys.stderr)
+sys.exit(1 if bad else 0)
+'; then
+    status=1
+  fi
+fi
+if [ $status -eq 0 ]; then echo "dependency rule holds ($checked import lines checked; no third-party dependency in library targets)"; fi
 exit $status

@@ -33,7 +33,9 @@ struct HTTPClientFaultTests {
     private static func client(
         _ server: TestConfigServer, clock: ManualClock, change: (inout HTTPFetcher.Configuration) -> Void = { _ in }
     ) async throws -> RemoteConfigClient {
-        var configuration = HTTPFetcher.Configuration(timeout: 1, maxBodySize: 64 * 1024, now: { clock.now() })
+        // A generous timeout: on a loaded 2-core CI machine a healthy loopback fetch can take a while.
+        // The cases that test timeouts lower it through `change`.
+        var configuration = HTTPFetcher.Configuration(timeout: 15, maxBodySize: 64 * 1024, now: { clock.now() })
         change(&configuration)
         let fetcher = try HTTPFetcher(url: server.url(), configuration: configuration)
         return try await RemoteConfigClient.builder(fetcher: fetcher)
@@ -53,7 +55,7 @@ struct HTTPClientFaultTests {
             (.status(503, retryAfter: "Wed, 01 Jan 2031 00:00:00 GMT"), .fetch(.rateLimited(status: 503))),
             (.status(429, retryAfter: "60"), .fetch(.rateLimited(status: 429))),
             (.status(404), .fetch(.httpStatus(404))),
-            (.delay(3), .fetch(.timeout)),
+            (.delay(8), .fetch(.timeout)),
             (.hang, .fetch(.timeout)),
             (.wrongContentLength(extra: 100), .fetch(.truncatedBody(expected: 130, received: 30))),
             (.closeMidBody, .fetch(.transport)),
@@ -68,7 +70,10 @@ struct HTTPClientFaultTests {
         try await TestConfigServer.with { server in
             server.publish(Self.good)
             let clock = ManualClock()
-            let client = try await Self.client(server, clock: clock)
+            let timesOut = if case .fetch(.timeout) = expected { true } else { false }
+            let client = try await Self.client(server, clock: clock) { configuration in
+                if timesOut { configuration.timeout = 2 }
+            }
             #expect(try await client.refresh() == .updated(changedKeys: ["greeting", "limit"]))
             #expect(client[Flags.greeting] == "hello")
 

@@ -2,6 +2,11 @@ import ConfigDomain
 import ConfigPorts
 import FlyingFox
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import Testing
 
 @testable import HTTPAdapter
@@ -263,9 +268,10 @@ struct HTTPFetcherFaultTests {
 
     @Test("a refused connection is a transport error retried with backoff")
     func connectionRefused() async throws {
-        let server = try await ScriptedHTTPServer.start { _ in Reply.json("{}") }
-        let url = server.url()
-        await server.stop()
+        // A port that was bound and released: nothing listens there, so the connection is refused
+        // (a stopped in-process server may still reset a connection it half-accepted).
+        let port = try #require(unusedLoopbackPort())
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/config.json"))
         let error = try #require(await fetchError(try HTTPFetcher(url: url, configuration: testConfiguration())))
         #expect(error.kind == .transport)
         #expect(error.retry == .backoff)
@@ -424,4 +430,25 @@ struct HTTPFetcherFaultTests {
             #expect(server.requests.first?.headers["authorization"] == "Bearer fresh-token-111111")
         }
     }
+}
+
+/// A loopback TCP port with no listener: bound to port 0, read back, closed.
+private func unusedLoopbackPort() -> UInt16? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+    }
+    guard bound == 0 else { return nil }
+    let named = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    guard named == 0 else { return nil }
+    return UInt16(bigEndian: address.sin_port)
 }

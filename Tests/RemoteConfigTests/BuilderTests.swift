@@ -36,9 +36,11 @@ struct BuilderTests {
         try await cache.store(cached(payload(), fetchedAt: epoch), as: "default", slot: .active)
         cache.corrupt("default")
         let observer = RecordingObserver()
-        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), cache: cache)
-            .observer(observer)
-            .build()
+        let client = try await RemoteConfigBuilder.testing(
+            fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), cache: cache
+        )
+        .observer(observer)
+        .build()
         #expect(client[Keys.retries] == 3)
         guard case .unreadable = client.status.cache else {
             Issue.record("expected an unreadable cache status, got \(client.status.cache)")
@@ -51,7 +53,9 @@ struct BuilderTests {
     func undecodableCachedPayload() async throws {
         let cache = InMemoryCache()
         try await cache.store(cached("[1, 2]", fetchedAt: epoch), as: "default", slot: .active)
-        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), cache: cache).build()
+        let client = try await RemoteConfigBuilder.testing(
+            fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), cache: cache
+        ).build()
         #expect(client[Keys.flag] == false)
         guard case .unreadable(let error) = client.status.cache else {
             Issue.record("expected unreadable, got \(client.status.cache)")
@@ -77,7 +81,9 @@ struct BuilderTests {
         let asInt = ConfigKey("dup", default: 1)
         let asString = ConfigKey("dup", default: "1")
         await #expect {
-            _ = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), keys: [asInt, asString]).build()
+            _ = try await RemoteConfigBuilder.testing(
+                fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), keys: [asInt, asString]
+            ).build()
         } throws: { error in
             guard case ConfigError.configuration(let e) = error else { return false }
             return e.kind == .conflictingKey && e.message.contains("different types")
@@ -89,12 +95,16 @@ struct BuilderTests {
         let one = ConfigKey("dup", default: 1)
         let two = ConfigKey("dup", default: 2)
         await #expect {
-            _ = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), keys: [one, two]).build()
+            _ = try await RemoteConfigBuilder.testing(
+                fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), keys: [one, two]
+            ).build()
         } throws: { error in
             guard case ConfigError.configuration(let e) = error else { return false }
             return e.kind == .conflictingKey && e.message.contains("different defaults")
         }
-        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), keys: [one, one]).build()
+        let client = try await RemoteConfigBuilder.testing(
+            fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), keys: [one, one]
+        ).build()
         #expect(client.registeredKeys.count == 1)
         #expect(client[one] == 1)
     }
@@ -103,7 +113,8 @@ struct BuilderTests {
     func invalidRule() async {
         let key = ConfigKey("code", default: "a", rules: [.pattern("([a-z")])
         await #expect {
-            _ = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), keys: [key]).build()
+            _ = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), keys: [key])
+                .build()
         } throws: { error in
             guard case ConfigError.configuration(let e) = error else { return false }
             return e.kind == .invalidRule && e.message.contains("code")

@@ -59,7 +59,8 @@ struct LayeringTests {
     func provenance() async throws {
         let clock = ManualClock()
         let first = InMemoryOverrideSource(name: "first", values: ["max_retries": .text("8")])
-        let second = InMemoryOverrideSource(name: "second", values: ["max_retries": .value(.int(9)), "ratio": .value(.double(0.75))])
+        let second = InMemoryOverrideSource(
+            name: "second", values: ["max_retries": .value(.int(9)), "ratio": .value(.double(0.75))])
         let fetcher = InMemoryFetcher(json: payload(retries: 5, ratio: 0.1, title: "Remote"))
         let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock)
             .override(first).override(second).build()

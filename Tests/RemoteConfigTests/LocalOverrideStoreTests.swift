@@ -10,14 +10,18 @@ struct LocalOverrideStoreTests {
     @Test("set, remove and removeAll re-resolve the client; readers see the new value")
     func setAndRemove() async throws {
         let store = LocalOverrideStore(buildKind: .debug)
-        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload(retries: 5)), clock: ManualClock())
-            .override(store).build()
+        let client = try await RemoteConfigBuilder.testing(
+            fetcher: InMemoryFetcher(json: payload(retries: 5)), clock: ManualClock()
+        )
+        .override(store).build()
         _ = try await client.refresh()
         var values = client.values(Keys.retries).makeAsyncIterator()
         #expect(await values.next() == 5)
         try await store.set(Keys.retries, 9)
         #expect(await values.next() == 9)
-        #expect(client.explain(Keys.retries).layer == .override(source: "local overrides", position: 0, origin: "local overrides:max_retries"))
+        #expect(
+            client.explain(Keys.retries).layer
+                == .override(source: "local overrides", position: 0, origin: "local overrides:max_retries"))
         try await store.set(Keys.flag, false)
         try await store.remove(Keys.retries)
         #expect(await values.next() == 5)

@@ -87,8 +87,10 @@ struct RefreshTests {
         let failure = CacheError(.io(operation: "write", code: 28), message: "no space left on device")
         cache.failWrites(with: failure)
         let observer = RecordingObserver()
-        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload(retries: 5)), clock: ManualClock(), cache: cache)
-            .observer(observer).build()
+        let client = try await RemoteConfigBuilder.testing(
+            fetcher: InMemoryFetcher(json: payload(retries: 5)), clock: ManualClock(), cache: cache
+        )
+        .observer(observer).build()
         _ = try await client.refresh()
         #expect(client[Keys.retries] == 5)
         #expect(client.status.cache == .writeFailed(failure))

@@ -51,7 +51,8 @@ struct UpdatesTests {
 
     @Test("cancelling the consuming task ends a per-key stream")
     func cancellation() async throws {
-        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload()), clock: ManualClock()).build()
+        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload()), clock: ManualClock())
+            .build()
         let stream = client.values(Keys.flag)
         let consumer = Task {
             var seen = 0
@@ -65,7 +66,8 @@ struct UpdatesTests {
 
     @Test("stop() finishes the event and update streams")
     func stopFinishesStreams() async throws {
-        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload()), clock: ManualClock()).build()
+        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload()), clock: ManualClock())
+            .build()
         let updates = client.updates()
         let events = client.events()
         await client.stop()

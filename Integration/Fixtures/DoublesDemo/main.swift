@@ -27,7 +27,9 @@ do {
         .freshness(FreshnessPolicy(ttl: 3600, maxStale: .seconds(86_400)))
         .register(Flags.newCheckout, Flags.maxRetries, Flags.greeting)
         .build()
-    say("1. Built with an empty cache: new_checkout=\(client[Flags.newCheckout]), max_retries=\(client[Flags.maxRetries]) (defaults)")
+    say(
+        "1. Built with an empty cache: new_checkout=\(client[Flags.newCheckout]), max_retries=\(client[Flags.maxRetries]) (defaults)"
+    )
 
     let first = try await client.refresh()
     say("2. First refresh: \(first); now new_checkout=\(client[Flags.newCheckout]), max_retries=\(client[Flags.maxRetries])")
@@ -35,7 +37,9 @@ do {
     clock.advance(by: 4000)
     say("3. An hour later the snapshot is \(client.currentFreshness().map(\.description) ?? "absent")")
     let second = try await client.refresh()
-    say("4. Refresh with the held ETag: \(second); freshness \(client.currentFreshness().map(\.description) ?? "absent"), payload bytes written so far \(cache.payloadBytesWritten)")
+    say(
+        "4. Refresh with the held ETag: \(second); freshness \(client.currentFreshness().map(\.description) ?? "absent"), payload bytes written so far \(cache.payloadBytesWritten)"
+    )
 
     server.serve(json: #"{"new_checkout": true, "max_retries": 42, "greeting": "Hi there"}"#)
     _ = try await client.refresh(force: true)

@@ -11,11 +11,14 @@
 // Usage: OverridePrinterFixture [--env-file <path>] [-rc.<key> <value> | --rc-<key>=<value> ...]
 // Environment variables are read with the prefix MYAPP_.
 //
-// The resolution here stands in for the client's; the output format is meant to stay stable.
+// Resolution goes through the real client (RemoteConfigClient with the three sources as overrides,
+// no remote snapshot); the output format is meant to stay stable.
 import ConfigDomain
 import ConfigPorts
 import EnvAdapter
 import Foundation
+import RemoteConfig
+import TestDoubles
 
 enum Theme: String, CaseIterable, Sendable {
     case light, dark
@@ -43,24 +46,16 @@ func envFilePath(in arguments: [String]) -> String? {
     return arguments[flag + 1]
 }
 
-/// One JSON line for `key`: the first layer whose value the key accepts wins.
-func line<Value>(for key: ConfigKey<Value>, layers: [OverrideSnapshot]) -> String {
-    var firstRejection: Rejection?
-    for layer in layers {
-        guard let override = layer.values[key.name] else { continue }
-        let result: Result<Value, Rejection>
-        switch override.content {
-        case .text(let text): result = key.resolve(text: text, origin: override.origin)
-        case .value(let value): result = key.resolve(value, origin: override.origin)
+/// One JSON line for `key`, as the real client resolved it: value, winning origin, first rejection.
+func line<Value>(for key: ConfigKey<Value>, in client: RemoteConfigClient) -> String {
+    let explanation = client.explain(key)
+    let origin: String =
+        switch explanation.layer {
+        case .override(_, _, let origin): origin
+        case .defaultValue: "default"
+        case .snapshot(let source), .lastGoodSnapshot(let source): source
         }
-        switch result {
-        case .success(let value):
-            return render(key, value: value, origin: override.origin, rejection: firstRejection)
-        case .failure(let rejection):
-            if firstRejection == nil { firstRejection = rejection }
-        }
-    }
-    return render(key, value: key.defaultValue, origin: "default", rejection: firstRejection)
+    return render(key, value: client[key], origin: origin, rejection: explanation.rejected.first)
 }
 
 func render<Value>(_ key: ConfigKey<Value>, value: Value, origin: String, rejection: Rejection?) -> String {
@@ -81,25 +76,46 @@ let sources: [any OverrideSource] = [
     EnvironmentOverrideSource(prefix: "MYAPP_", environment: ProcessInfo.processInfo.environment),
     DotEnvOverrideSource(fileURL: URL(fileURLWithPath: envFilePath(in: arguments) ?? ".env")),
 ]
-let descriptors = [
-    Keys.newCheckout.descriptor, Keys.maxRetries.descriptor, Keys.sampleRate.descriptor, Keys.apiBaseURL.descriptor,
-    Keys.theme.descriptor, Keys.tags.descriptor, Keys.banner.descriptor, Keys.apiToken.descriptor,
-]
-var layers: [OverrideSnapshot] = []
-for source in sources {
-    layers.append(await source.overrides(for: descriptors))
+let problems = ProblemLog()
+var builder = RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: "{}"))
+    .observer(ClosureObserver { event in
+        if case .overrideProblem(let source, let message) = event { problems.append(source: source, message: message) }
+    })
+    .register(Keys.newCheckout, Keys.maxRetries, Keys.sampleRate, Keys.apiBaseURL, Keys.theme, Keys.tags, Keys.banner, Keys.apiToken)
+for source in sources { builder = builder.override(source) }
+let client: RemoteConfigClient
+do {
+    client = try await builder.build()
+} catch {
+    FileHandle.standardError.write(Data("OverridePrinterFixture: \(error)\n".utf8))
+    exit(1)
 }
 
-print(line(for: Keys.newCheckout, layers: layers))
-print(line(for: Keys.maxRetries, layers: layers))
-print(line(for: Keys.sampleRate, layers: layers))
-print(line(for: Keys.apiBaseURL, layers: layers))
-print(line(for: Keys.theme, layers: layers))
-print(line(for: Keys.tags, layers: layers))
-print(line(for: Keys.banner, layers: layers))
-print(line(for: Keys.apiToken, layers: layers))
-for (source, layer) in zip(sources, layers) {
-    for problem in layer.problems {
-        print(ConfigValue.object(["source": .string(source.name), "problem": .string(problem)]).jsonText())
+print(line(for: Keys.newCheckout, in: client))
+print(line(for: Keys.maxRetries, in: client))
+print(line(for: Keys.sampleRate, in: client))
+print(line(for: Keys.apiBaseURL, in: client))
+print(line(for: Keys.theme, in: client))
+print(line(for: Keys.tags, in: client))
+print(line(for: Keys.banner, in: client))
+print(line(for: Keys.apiToken, in: client))
+for (source, message) in problems.entries {
+    print(ConfigValue.object(["source": .string(source), "problem": .string(message)]).jsonText())
+}
+
+/// Problems reported by override sources through the client's events, in order.
+final class ProblemLog: @unchecked Sendable {
+    // @unchecked Sendable: `storage` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var storage: [(String, String)] = []
+    func append(source: String, message: String) {
+        lock.lock()
+        storage.append((source, message))
+        lock.unlock()
+    }
+    var entries: [(String, String)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
     }
 }

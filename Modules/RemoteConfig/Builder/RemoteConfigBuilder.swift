@@ -145,7 +145,8 @@ public struct RemoteConfigBuilder: Sendable {
         }
         if let interval = settings.periodicInterval, !(interval > 0) || !interval.isFinite {
             throw .configuration(
-                ConfigurationError(.invalidSchedule, "periodicRefresh interval must be greater than zero seconds, got \(interval)"))
+                ConfigurationError(
+                    .invalidSchedule, "periodicRefresh interval must be greater than zero seconds, got \(interval)"))
         }
         if settings.activation == .nextLaunch && settings.cache == nil {
             throw .configuration(
@@ -199,11 +200,14 @@ public struct RemoteConfigBuilder: Sendable {
                     snapshot = ConfigSnapshot(values: values, metadata: cached.metadata)
                     engineStatus.cache = .inSync
                     let freshness = settings.freshness.freshness(fetchedAt: cached.metadata.fetchedAt, now: settings.clock.now())
-                    emit(.cacheLoaded(name: settings.configurationName, fetchedAt: cached.metadata.fetchedAt, freshness: freshness))
+                    emit(
+                        .cacheLoaded(name: settings.configurationName, fetchedAt: cached.metadata.fetchedAt, freshness: freshness)
+                    )
                 } catch {
                     let cacheError = CacheError(
                         .corrupt(.badMetadata),
-                        message: "the cached payload for \"\(settings.configurationName)\" no longer decodes (\(error)); serving defaults until the next refresh"
+                        message:
+                            "the cached payload for \"\(settings.configurationName)\" no longer decodes (\(error)); serving defaults until the next refresh"
                     )
                     engineStatus.cache = .unreadable(cacheError)
                     emit(.cacheUnreadable(cacheError))

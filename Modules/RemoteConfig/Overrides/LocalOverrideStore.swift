@@ -195,7 +195,8 @@ public final class LocalOverrideStore: OverrideSource, Sendable {
             case .miss:
                 break
             case .unreadable(let error):
-                problems.append("persisted overrides in \"\(persistence.name)\" are unreadable (\(error.message)); starting empty")
+                problems.append(
+                    "persisted overrides in \"\(persistence.name)\" are unreadable (\(error.message)); starting empty")
             }
         }
         state.withLock { s in
@@ -209,9 +210,11 @@ public final class LocalOverrideStore: OverrideSource, Sendable {
     private func persist(_ values: [String: ConfigValue]) async throws(ConfigError) {
         guard let persistence else { return }
         let payload = ConfigValue.object(values).jsonData()
-        let metadata = SnapshotMetadata(fetchedAt: Date(), contentHash: ContentHash(of: payload), source: "local-overrides:\(name)")
+        let metadata = SnapshotMetadata(
+            fetchedAt: Date(), contentHash: ContentHash(of: payload), source: "local-overrides:\(name)")
         do throws(CacheError) {
-            try await persistence.cache.store(CachedSnapshot(payload: payload, metadata: metadata), as: persistence.name, slot: .active)
+            try await persistence.cache.store(
+                CachedSnapshot(payload: payload, metadata: metadata), as: persistence.name, slot: .active)
         } catch {
             throw .cache(error)
         }

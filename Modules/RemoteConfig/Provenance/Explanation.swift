@@ -28,7 +28,8 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
         if !isRegistered { lines.append("  (not a registered key: read as a raw value)") }
         if let snapshot, let snapshotAge, let freshness {
             lines.append(
-                "  snapshot from \(snapshot.source), age \(Int(snapshotAge)) s, \(freshness), etag \(snapshot.validators.etag ?? "none")")
+                "  snapshot from \(snapshot.source), age \(Int(snapshotAge)) s, \(freshness), etag \(snapshot.validators.etag ?? "none")"
+            )
         } else {
             lines.append("  no snapshot held")
         }

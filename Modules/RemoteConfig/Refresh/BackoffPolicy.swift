@@ -43,9 +43,16 @@ public struct BackoffPolicy: Sendable, Hashable {
 
     /// Why this policy is invalid, or nil.
     var problem: ConfigurationError? {
-        if !(initial > 0) || !initial.isFinite { return ConfigurationError(.invalidSchedule, "backoff initial must be greater than zero seconds, got \(initial)") }
-        if !(multiplier >= 1) || !multiplier.isFinite { return ConfigurationError(.invalidSchedule, "backoff multiplier must be 1 or more, got \(multiplier)") }
-        if !(maximum >= initial) || !maximum.isFinite { return ConfigurationError(.invalidSchedule, "backoff maximum (\(maximum) s) must be at least the initial wait (\(initial) s)") }
+        if !(initial > 0) || !initial.isFinite {
+            return ConfigurationError(.invalidSchedule, "backoff initial must be greater than zero seconds, got \(initial)")
+        }
+        if !(multiplier >= 1) || !multiplier.isFinite {
+            return ConfigurationError(.invalidSchedule, "backoff multiplier must be 1 or more, got \(multiplier)")
+        }
+        if !(maximum >= initial) || !maximum.isFinite {
+            return ConfigurationError(
+                .invalidSchedule, "backoff maximum (\(maximum) s) must be at least the initial wait (\(initial) s)")
+        }
         return nil
     }
 }

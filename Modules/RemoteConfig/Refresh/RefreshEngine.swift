@@ -196,7 +196,9 @@ actor RefreshEngine {
             s.lastError = nil
             s.scheduler.consecutiveFailures = 0
             if settings.minimumFetchInterval > 0 {
-                s.scheduler.nextAllowedFetch = s.scheduler.lastAttempt.map { $0.addingTimeInterval(settings.minimumFetchInterval) }
+                s.scheduler.nextAllowedFetch = s.scheduler.lastAttempt.map {
+                    $0.addingTimeInterval(settings.minimumFetchInterval)
+                }
                 s.scheduler.hold = .minimumInterval
             } else {
                 s.scheduler.nextAllowedFetch = nil

@@ -1,0 +1,143 @@
+import ArgumentParser
+import ConfigDomain
+import Foundation
+
+/// `remote-config validate <config.json> --keys <manifest.json>`: the app's rules, run before publishing.
+struct ValidateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check a config file against a key manifest, with the same conversions and rules the app uses.",
+        discussion: """
+            Run it in CI before publishing a config. Every declared key present in the config is converted \
+            to its type and checked against its rules, exactly as the client does when it activates a \
+            snapshot. Every rejected value is printed with its key, value and reason.
+
+            Keys in the config that the manifest does not declare are warnings (the app ignores them), with \
+            the declared name they probably meant. Declared keys missing from the config are notes: the app \
+            uses their defaults.
+
+            Exit status: 0 when every value is accepted; 1 when a value is rejected or the config is not \
+            valid JSON (or, with --strict, when there are warnings); 2 when a file cannot be read or the \
+            manifest is invalid.
+
+            Example:
+              remote-config validate config.json --keys manifest.json
+            """)
+
+    @Argument(help: "The config file to check: a JSON object of keys to values.")
+    var config: String
+
+    @Option(name: .customLong("keys"), help: "The key manifest (JSON) declaring each key's type, default and rules.")
+    var keys: String
+
+    @Flag(help: "Fail (exit 1) on warnings too: keys the manifest does not declare.")
+    var strict = false
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    func run() async throws {
+        try await reportingFailures {
+            let manifest: KeyManifest
+            do throws(ManifestError) {
+                manifest = try KeyManifest.load(path: keys)
+            } catch {
+                throw CLIFailure.input("invalid key manifest: \(error)")
+            }
+            let bytes: Data
+            do {
+                bytes = try Data(contentsOf: URL(fileURLWithPath: config))
+            } catch {
+                throw CLIFailure.input("cannot read the config \(config): \(FileProblem.describe(error))")
+            }
+            let result: ConfigValidation
+            do throws(ConfigFileError) {
+                result = try ConfigValidation.check(bytes, source: config, manifest: manifest)
+            } catch {
+                if json { Console.shared.line(JSONWriter.pretty(invalidFileJSON(error))) }
+                throw CLIFailure.problem(error.description)
+            }
+            if json {
+                Console.shared.line(JSONWriter.pretty(resultJSON(result, manifest: manifest)))
+            } else {
+                printReport(result, manifest: manifest)
+            }
+            if !result.isValid {
+                let count = result.problems.count
+                throw CLIFailure.problem(
+                    "\(count) value\(count == 1 ? " is" : "s are") rejected; \(config) must not be published as is")
+            }
+            if strict && !result.undeclared.isEmpty {
+                throw CLIFailure.problem("\(result.undeclared.count) undeclared key(s), and --strict treats warnings as failures")
+            }
+        }
+    }
+
+    private func printReport(_ result: ConfigValidation, manifest: KeyManifest) {
+        let console = Console.shared
+        console.line(
+            "Checked \(config) against \(keys): \(manifest.keys.count) keys declared, \(result.configKeyCount) in the config.")
+        for rejection in result.problems {
+            let label = console.styled("error  ", .red, .bold)
+            console.line("\(label) \(rejection.key): value \(rejection.value) rejected by \(rejection.rule): \(rejection.reason)")
+        }
+        for entry in result.undeclared {
+            let label = console.styled("warning", .yellow, .bold)
+            var text = "\(label) \(entry.key): not declared in the manifest, so the app ignores it"
+            if let suggestion = entry.suggestion { text += "; did you mean \"\(suggestion)\"?" }
+            console.line(text)
+        }
+        for key in result.missing {
+            let label = console.styled("note   ", .dim)
+            console.line("\(label) \(key.name): not in the config; the app uses the default \(key.renderedDefault)")
+        }
+        if result.isValid {
+            let warnings = result.undeclared.count
+            let suffix = warnings == 0 ? "" : " (\(warnings) warning\(warnings == 1 ? "" : "s"))"
+            console.line(
+                console.styled("OK", .green, .bold) + ": every declared value converts to its type and passes its rules\(suffix)."
+            )
+        } else {
+            console.line(
+                "\(result.problems.count) rejected, \(result.accepted.count) accepted. The app would skip each rejected value "
+                    + "and use the next layer: an override, the last good value, or the default.")
+        }
+    }
+
+    private func resultJSON(_ result: ConfigValidation, manifest: KeyManifest) -> ConfigValue {
+        .object([
+            "config": .string(config),
+            "manifest": .string(keys),
+            "valid": .bool(result.isValid),
+            "problems": .array(
+                result.problems.map { rejection in
+                    .object([
+                        "key": .string(rejection.key), "value": .string(rejection.value), "rule": .string(rejection.rule),
+                        "reason": .string(rejection.reason),
+                    ])
+                }),
+            "warnings": .array(
+                result.undeclared.map { entry in
+                    .object([
+                        "key": .string(entry.key), "value": .string(entry.value), "suggestion": .optional(entry.suggestion),
+                        "reason": .string("not declared in the manifest"),
+                    ])
+                }),
+            "defaults": .array(
+                result.missing.map { key in .object(["key": .string(key.name), "default": .string(key.renderedDefault)]) }),
+            "accepted": .array(result.accepted.map { .string($0) }),
+        ])
+    }
+
+    private func invalidFileJSON(_ error: ConfigFileError) -> ConfigValue {
+        .object([
+            "config": .string(config), "manifest": .string(keys), "valid": .bool(false),
+            "invalidJSON": .object([
+                "offset": error.offset.map { .int(Int64($0)) } ?? .null,
+                "line": error.line.map { .int(Int64($0)) } ?? .null,
+                "column": error.column.map { .int(Int64($0)) } ?? .null,
+                "reason": .string(error.reason),
+            ]),
+        ])
+    }
+}

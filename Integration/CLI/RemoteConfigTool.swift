@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+
+/// `remote-config`: a local config server, a one-shot fetch, cache inspection, config validation and a demo.
+@main
+struct RemoteConfigTool: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remote-config",
+        abstract: "Serve, fetch, inspect and validate remote configuration, and see the whole story in a demo.",
+        discussion: """
+            Start with the demo: it runs a local server, a client with a file cache, and walks through \
+            defaults, remote values, 304 renewals, stale values, rejected values, overrides and live updates.
+
+              remote-config demo
+
+            Test your app's flags against a local server instead of production:
+
+              remote-config serve config.json        # prints http://127.0.0.1:8080/config.json
+              remote-config fetch http://127.0.0.1:8080/config.json --keys manifest.json
+              remote-config validate config.json --keys manifest.json
+              remote-config inspect ./cache-dir
+
+            The key manifest (--keys) declares each key's type, default and rules; see \
+            Integration/CLI/README.md for its format and Integration/CLI/Examples for a sample.
+
+            Exit status: 0 on success; 1 when the command ran and found a problem (a failed fetch, a \
+            rejected value); 2 when its input is unusable (a missing file, an invalid manifest, a port \
+            in use); 64 for wrong usage.
+            """,
+        version: "0.1.0",
+        subcommands: [
+            DemoCommand.self, ServeCommand.self, FetchCommand.self, InspectCommand.self, ValidateCommand.self,
+        ])
+}

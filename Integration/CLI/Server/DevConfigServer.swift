@@ -1,0 +1,136 @@
+import FlyingFox
+import FlyingSocks
+import Foundation
+
+/// A development config server on 127.0.0.1: serves a ``DocumentLibrary`` with strong ETags,
+/// Last-Modified and 304s, reloads changed files, and simulates trouble. Used by `serve` and `demo`.
+final class DevConfigServer: Sendable {
+    /// The port it listens on.
+    let port: UInt16
+    /// The documents it serves.
+    let library: DocumentLibrary
+    private let runTask: Task<Void, Never>
+    private let pollTask: Task<Void, Never>
+
+    private init(port: UInt16, library: DocumentLibrary, runTask: Task<Void, Never>, pollTask: Task<Void, Never>) {
+        self.port = port
+        self.library = library
+        self.runTask = runTask
+        self.pollTask = pollTask
+    }
+
+    /// Reads the documents, starts listening on `127.0.0.1:port` (0: a free port), and returns once it listens.
+    ///
+    /// - Parameters:
+    ///   - onChange: called with each reload's findings (first load included), from any thread.
+    ///   - onRequest: called once per answered request, from any thread.
+    static func start(
+        library: DocumentLibrary, port: UInt16, trouble: TroubleSettings = TroubleSettings(),
+        pollInterval: TimeInterval = 0.5,
+        onChange: @escaping @Sendable ([DocumentLibrary.Change]) -> Void,
+        onRequest: @escaping @Sendable (RequestRecord) -> Void
+    ) async throws(CLIFailure) -> DevConfigServer {
+        let initial = library.refresh()
+        if !initial.isEmpty { onChange(initial) }
+        let responder = ConfigResponder(
+            library: library, trouble: trouble, sequence: FaultSequence(seed: trouble.seed), onChange: onChange,
+            onRequest: onRequest)
+        let address: sockaddr_in
+        do {
+            address = try .inet(ip4: "127.0.0.1", port: port)
+        } catch {
+            throw CLIFailure.input("cannot use 127.0.0.1:\(port): \(error)")
+        }
+        let server = HTTPServer(
+            address: address, timeout: 60, pool: NoDelaySocketPool(inner: HTTPServer.defaultPool()), logger: .disabled)
+        await server.appendRoute("*") { request in await responder.respond(to: request) }
+        let outcome = StartOutcome()
+        let runTask = Task<Void, Never> {
+            do {
+                try await server.run()
+            } catch {
+                outcome.finish(.failure(error))
+            }
+        }
+        let waitTask = Task<Void, Never> {
+            do {
+                try await server.waitUntilListening(timeout: 10)
+                outcome.finish(.success(()))
+            } catch {
+                outcome.finish(.failure(error))
+            }
+        }
+        let started = await outcome.value()
+        waitTask.cancel()
+        if case .failure(let error) = started {
+            runTask.cancel()
+            await runTask.value
+            throw CLIFailure.input(
+                "cannot listen on 127.0.0.1:\(port) (\(error)); pick another port with --port, or --port 0 for a free one")
+        }
+        guard case .ip4(_, let boundPort)? = await server.listeningAddress else {
+            runTask.cancel()
+            await runTask.value
+            throw CLIFailure.input("the server started but did not report its port")
+        }
+        let pollTask = Task<Void, Never> {
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: UInt64(pollInterval * 1_000_000_000))
+                if Task.isCancelled { return }
+                let changes = library.refresh()
+                if !changes.isEmpty { onChange(changes) }
+            }
+        }
+        return DevConfigServer(port: boundPort, library: library, runTask: runTask, pollTask: pollTask)
+    }
+
+    /// `http://127.0.0.1:<port><path>`.
+    func url(_ path: String) -> String {
+        "http://127.0.0.1:\(port)" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
+    }
+
+    /// The URLs of every served document.
+    var urls: [String] { library.paths.map(url) }
+
+    /// Stops listening and reloading, and waits until the server has stopped.
+    func stop() async {
+        pollTask.cancel()
+        runTask.cancel()
+        await runTask.value
+        await pollTask.value
+    }
+}
+
+/// The first of "listening" or "failed", delivered once to one waiter.
+private final class StartOutcome: @unchecked Sendable {
+    // @unchecked Sendable: `result` and `waiter` are only touched while holding `lock`.
+    private let lock = NSLock()
+    private var result: Result<Void, any Error>?
+    private var waiter: CheckedContinuation<Result<Void, any Error>, Never>?
+
+    func finish(_ value: Result<Void, any Error>) {
+        lock.lock()
+        guard result == nil else {
+            lock.unlock()
+            return
+        }
+        result = value
+        let waiting = waiter
+        waiter = nil
+        lock.unlock()
+        waiting?.resume(returning: value)
+    }
+
+    func value() async -> Result<Void, any Error> {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if let result {
+                lock.unlock()
+                continuation.resume(returning: result)
+            } else {
+                waiter = continuation
+                lock.unlock()
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import ConfigDomain
+import ConfigPorts
+import FileCacheAdapter
+import Foundation
+import Testing
+
+/// `remote-config inspect` on a cache directory the test fills with the real `FileSnapshotCache`.
+@Suite("remote-config inspect, what a file cache holds")
+struct CLIInspectTests {
+    private func snapshot(_ text: String, fetchedAt: Date, etag: String?) -> CachedSnapshot {
+        let bytes = Data(text.utf8)
+        return CachedSnapshot(
+            payload: bytes,
+            metadata: SnapshotMetadata(
+                fetchedAt: fetchedAt, validators: Validators(etag: etag, lastModified: "Sun, 22 Nov 2026 10:00:00 GMT"),
+                contentHash: ContentHash(of: bytes), source: "https://cdn.example.com/config.json"))
+    }
+
+    /// A cache with a fresh `default` (plus a pending snapshot), a stale `ios`, and one quarantined file.
+    private func makeCache(in scratch: CLIScratch) async throws -> URL {
+        let directory = scratch.url.appendingPathComponent("cache")
+        let cache = FileSnapshotCache(directory: directory)
+        let now = Date()
+        try await cache.store(
+            snapshot(#"{"a": 1}"#, fetchedAt: now.addingTimeInterval(-90), etag: "\"v1\""), as: "default", slot: .active)
+        try await cache.store(
+            snapshot(#"{"a": 2}"#, fetchedAt: now.addingTimeInterval(-10), etag: "\"v2\""), as: "default", slot: .pending)
+        try await cache.store(
+            snapshot(#"{"b": true}"#, fetchedAt: now.addingTimeInterval(-9000), etag: nil), as: "ios", slot: .active)
+        let broken = directory.appendingPathComponent(cache.fileNames(for: "broken").snapshot(.active))
+        try Data("not a cache file".utf8).write(to: broken)
+        #expect(await cache.load("broken", slot: .active) != .miss, "a damaged file is reported and moved to quarantine")
+        return directory
+    }
+
+    @Test("inspect lists each configuration with age, freshness, validators, size, integrity and pending, and the quarantine")
+    func listsACache() async throws {
+        let scratch = try CLIScratch()
+        defer { scratch.remove() }
+        let directory = try await makeCache(in: scratch)
+        let outcome = try await CLIProcess.run(["inspect", directory.path, "--ttl", "3600", "--max-stale", "86400"])
+        #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
+        let text = outcome.standardOutput
+        #expect(text.contains("Cache \(directory.path): 2 configurations; freshness under ttl 1 h, stale window 1 d"))
+        #expect(text.contains("\"default\"  files default-"))
+        #expect(text.contains("\"ios\"  files ios-"))
+        // Fetched 90 s and 2.5 h ago: the wording holds for the first half-minute of the test.
+        #expect(text.contains("(1 min ago), fresh for 58 min"))
+        #expect(text.contains("(2 h 30 min ago), stale, expires in 22 h"))
+        #expect(text.contains("etag \"v1\", last-modified Sun, 22 Nov 2026 10:00:00 GMT"))
+        #expect(text.contains("etag none, last-modified"))
+        #expect(text.contains("payload 8 B"))
+        #expect(text.contains("checksum ok"))
+        #expect(text.contains("waits for activation at the next launch"))
+        #expect(text.contains("Quarantined (damaged files moved aside): 1"))
+        #expect(text.contains("broken-"))
+
+        let (jsonOutcome, json) = try await CLIProcess.runJSON(["inspect", directory.path, "--ttl", "3600"])
+        #expect(jsonOutcome.status == 0)
+        let configurations = try #require(json["configurations"]?.arrayValue)
+        let main = try #require(configurations.first { $0["name"] == "default" })
+        #expect(main["active"]?["integrity"] == "intact")
+        #expect(main["active"]?["freshness"] == "fresh")
+        #expect(main["active"]?["etag"] == "\"v1\"")
+        #expect(main["active"]?["payloadBytes"] == 8)
+        #expect(main["pending"]?["etag"] == "\"v2\"")
+        #expect(configurations.first { $0["name"] == "ios" }?["pending"] == .null)
+        #expect(json["quarantined"]?.arrayValue?.count == 1)
+    }
+
+    @Test("inspect of a directory that does not exist is one error line with exit status 2")
+    func missingDirectory() async throws {
+        let outcome = try await CLIProcess.run(["inspect", "/nonexistent/\(UUID().uuidString)"])
+        #expect(outcome.status == 2)
+        #expect(outcome.standardError.hasPrefix("error: no cache directory at /nonexistent/"))
+    }
+}
