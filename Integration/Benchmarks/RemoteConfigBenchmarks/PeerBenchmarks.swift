@@ -36,7 +36,7 @@ struct PeerFixture: Sendable {
 }
 
 func registerPeerBenchmarks() {
-    let configuration = Suite.configuration(scaling: .kilo)
+    let configuration = Suite.configuration(scaling: .kilo, extra: Suite.referenceOnly)
 
     // The usual call: a string key, parsed by the reader on every read.
     Benchmark("peer.swiftConfiguration.readBool.stringKey", configuration: configuration) { benchmark, fixture in
