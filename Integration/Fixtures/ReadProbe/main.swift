@@ -117,7 +117,14 @@ func readTimer(readsPerBatch: Int) async {
         for _ in 0..<n { count &+= client[title].utf8.count }
         consume(count)
     }
+    let view = client.snapshot()
+    let viewBool = medianNanoseconds(batches: batches, reads: readsPerBatch) { n in
+        var hits = 0
+        for _ in 0..<n where view[flag] { hits &+= 1 }
+        consume(hits)
+    }
     print("Bool \(String(format: "%.2f", bool))")
+    print("Bool(ConfigView) \(String(format: "%.2f", viewBool))")
     print("Int \(String(format: "%.2f", int))")
     print("Double \(String(format: "%.2f", double))")
     print("String \(String(format: "%.2f", string))")

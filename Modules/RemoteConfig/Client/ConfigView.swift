@@ -3,15 +3,21 @@ import Foundation
 
 /// One consistent state of a client: every read through it sees the same activation.
 public struct ConfigView: Sendable {
-    let client: RemoteConfigClient
-    let state: ResolvedState
+    @usableFromInline let client: RemoteConfigClient
+    @usableFromInline let state: ResolvedState
+
+    init(client: RemoteConfigClient, state: ResolvedState) {
+        self.client = client
+        self.state = state
+    }
 
     /// The key's value in this state.
+    @inlinable
     public subscript<Value>(key: ConfigKey<Value>) -> Value {
         if let slot = client.registry.slot(for: key.identity) {
             return unsafeDowncast(state.boxes[slot], to: ValueBox<Value>.self).value
         }
-        return client.unregisteredRead(key, state: state)
+        return client.unregisteredRead(key, in: state)
     }
 
     /// The generation of this state.

@@ -69,6 +69,12 @@ public final class RemoteConfigClient: Sendable {
         unregisteredRead(key, state: cell.load())
     }
 
+    /// The slow path of ``ConfigView``'s subscript.
+    @usableFromInline @inline(never)
+    func unregisteredRead<Value>(_ key: ConfigKey<Value>, in state: ResolvedState) -> Value {
+        unregisteredRead(key, state: state)
+    }
+
     /// The current value of a key; the same as the subscript.
     public func value<Value>(_ key: ConfigKey<Value>) -> Value { self[key] }
 
