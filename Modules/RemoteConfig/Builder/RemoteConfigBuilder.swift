@@ -19,7 +19,7 @@ public struct RemoteConfigBuilder: Sendable {
     private var keys: [KeyEntry] = []
 
     /// Starts a builder with `fetcher` and the defaults: no cache, no overrides,
-    /// ``FreshnessPolicy/standard``, immediate activation, no minimum interval,
+    /// `FreshnessPolicy/standard`, immediate activation, no minimum interval,
     /// ``BackoffPolicy/standard``, the system clock, plain JSON payloads, no periodic refresh.
     public init(fetcher: any ConfigFetcher) {
         settings = ClientSettings(
@@ -112,7 +112,7 @@ public struct RemoteConfigBuilder: Sendable {
         return copy
     }
 
-    /// Sets the payload format (default: ``PlainJSONFormat``).
+    /// Sets the payload format (default: `PlainJSONFormat`).
     public func payloadFormat(_ format: any PayloadFormat) -> Self {
         var copy = self
         copy.settings.format = format
@@ -130,9 +130,9 @@ public struct RemoteConfigBuilder: Sendable {
     /// already sees the cached values.
     ///
     /// With no cache, or an unreadable one, the client serves defaults (plus overrides) and reports why
-    /// (``ClientStatus/cache``, ``ConfigEvent/cacheUnreadable(_:)``).
+    /// (``ClientStatus/cache``, `ConfigEvent/cacheUnreadable(_:)`).
     ///
-    /// - Throws: ``ConfigError/configuration(_:)`` for a setup mistake (TTL ≤ 0, a key registered twice
+    /// - Throws: `ConfigError/configuration(_:)` for a setup mistake (TTL ≤ 0, a key registered twice
     ///   with different types or defaults, an invalid rule, next-launch activation without a cache).
     public func build() async throws(ConfigError) -> RemoteConfigClient {
         let settings = self.settings

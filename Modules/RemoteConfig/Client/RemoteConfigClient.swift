@@ -52,7 +52,7 @@ public final class RemoteConfigClient: Sendable {
     ///
     /// A registered key returns its resolved value (override, snapshot, last good, or default).
     /// An unregistered key takes a slower path: the raw snapshot value is converted on each read,
-    /// and an ``ConfigEvent/unregisteredKeyRead(name:)`` event says so once.
+    /// and an `ConfigEvent/unregisteredKeyRead(name:)` event says so once.
     @inlinable
     public subscript<Value>(key: ConfigKey<Value>) -> Value {
         if let slot = registry.slot(for: key.identity) {
@@ -84,7 +84,7 @@ public final class RemoteConfigClient: Sendable {
     /// The raw value of any key in the active snapshot (registered or not), or nil.
     ///
     /// This is the slow path: nothing is validated. A name that differs from a registered key only by
-    /// case or separators produces a ``ConfigEvent/mistypedKey(requested:registered:)`` event.
+    /// case or separators produces a `ConfigEvent/mistypedKey(requested:registered:)` event.
     public func rawValue(forKey name: String) -> ConfigValue? {
         let state = cell.load()
         noteUnregistered(name)
@@ -93,7 +93,7 @@ public final class RemoteConfigClient: Sendable {
 
     /// Decodes the active snapshot's value for `name` into `type`; the decoded value is cached per state.
     ///
-    /// - Throws: ``ConfigError/decoding(key:failure:)`` naming the key and the path inside the value.
+    /// - Throws: `ConfigError/decoding(key:failure:)` naming the key and the path inside the value.
     public func decode<T: Decodable & Sendable>(_ type: T.Type, forKey name: String) throws(ConfigError) -> T {
         try decode(type, forKey: name, in: cell.load())
     }
@@ -140,7 +140,7 @@ public final class RemoteConfigClient: Sendable {
 
     // MARK: Asynchronous reads
 
-    /// Reads a key under a ``ReadPolicy`` (see its table for fresh, stale, expired and no data).
+    /// Reads a key under a `ReadPolicy` (see its table for fresh, stale, expired and no data).
     public func value<Value>(_ key: ConfigKey<Value>, policy: ReadPolicy) async -> Value {
         switch policy {
         case .immediate:
@@ -189,7 +189,7 @@ public final class RemoteConfigClient: Sendable {
     ///
     /// - Parameter force: ignore the minimum fetch interval and backoff (a server's `Retry-After` still holds).
     /// - Returns: what the refresh did; a skipped refresh is not an error.
-    /// - Throws: ``ConfigError`` when the fetch or decoding failed. The last good state is kept.
+    /// - Throws: `ConfigError` when the fetch or decoding failed. The last good state is kept.
     @discardableResult
     public func refresh(force: Bool = false) async throws(ConfigError) -> RefreshResult {
         try await engine.refresh(force: force).get()

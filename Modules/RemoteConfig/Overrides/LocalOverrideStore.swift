@@ -5,7 +5,7 @@ import Foundation
 /// Overrides the app writes at run time (a QA debug menu), typed by the same keys and checked by the same rules.
 ///
 /// Add it to the builder like any override source. Values can persist across launches through any
-/// ``SnapshotCache`` (the file cache, for example) under their own configuration name.
+/// `SnapshotCache` (the file cache, for example) under their own configuration name.
 ///
 /// In release builds the store is inert unless `allowedInRelease` is `true`: writes throw and
 /// reads ignore it, so a debug menu left in a shipping app cannot change what users see.
@@ -84,9 +84,9 @@ public final class LocalOverrideStore: OverrideSource, Sendable {
 
     /// Sets an override; it must pass the key's type and rules.
     ///
-    /// - Throws: ``ConfigError/rejected(_:)`` when a rule rejects the value;
-    ///   ``ConfigError/configuration(_:)`` when the store is disabled in this build or the type cannot be stored;
-    ///   ``ConfigError/cache(_:)`` when persisting fails (the value is still set in memory).
+    /// - Throws: `ConfigError/rejected(_:)` when a rule rejects the value;
+    ///   `ConfigError/configuration(_:)` when the store is disabled in this build or the type cannot be stored;
+    ///   `ConfigError/cache(_:)` when persisting fails (the value is still set in memory).
     public func set<Value>(_ key: ConfigKey<Value>, _ value: Value) async throws(ConfigError) {
         try ensureEnabled()
         if case .failure(let rejection) = key.validate(value, origin: name) { throw .rejected(rejection) }

@@ -1,7 +1,7 @@
 import ConfigDomain
 import Foundation
 
-/// What a successful (or deliberately skipped) refresh did. Failures throw ``ConfigError``.
+/// What a successful (or deliberately skipped) refresh did. Failures throw `ConfigError`.
 public enum RefreshResult: Sendable, Hashable {
     /// A new payload was activated; these keys changed value (maybe none).
     case updated(changedKeys: [String])
