@@ -96,6 +96,9 @@ final class StateCell: @unchecked Sendable {
     }
 
     /// Runs `body` on the current state without a lock and without retaining the state (see the type's notes).
+    ///
+    /// `body` must not read this cell again (the thread's entry keeps the state alive only until
+    /// the thread's next refill) and must not let the state escape; copying a value out is fine.
     @inlinable @inline(__always)
     func withCurrent<R>(_ body: (ResolvedState) -> R) -> R {
         if let key = cacheKey, let table = pthread_getspecific(key) {
