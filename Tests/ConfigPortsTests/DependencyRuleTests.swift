@@ -19,7 +19,7 @@ struct DependencyRuleTests {
         "FileCacheAdapter": platform.union(["ConfigDomain", "ConfigPorts"]),
         "EnvAdapter": platform.union(["ConfigDomain", "ConfigPorts"]),
         "TestDoubles": platform.union(["ConfigDomain", "ConfigPorts", "Testing"]),
-        "RemoteConfig": platform.union(["ConfigDomain", "ConfigPorts"]),
+        "RemoteConfig": platform.union(["ConfigDomain", "ConfigPorts", "Atomics"]),  // swift-atomics: the lock-free read path
     ]
 
     /// The module named by an import line, or nil when the line is not an import.
