@@ -108,6 +108,16 @@ var package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             path: "Integration/IntegrationTests", swiftSettings: swiftSettings),
+
+        // MARK: Example custom adapter (an EXAMPLE for users, written as they would write one: not a product, and
+        // no library target depends on it). Its test target runs FetcherContract on it; see its README.md.
+        .target(
+            name: "ExampleDirectoryAdapter", dependencies: ["ConfigDomain", "ConfigPorts"],
+            path: "Integration/ExampleAdapter/Sources", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ExampleDirectoryAdapterTests",
+            dependencies: ["ExampleDirectoryAdapter", "ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles"],
+            path: "Integration/ExampleAdapter/Tests", swiftSettings: swiftSettings),
     ]
 )
 
