@@ -50,7 +50,7 @@ var package = Package(
         .target(name: "EnvAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/EnvAdapter", swiftSettings: swiftSettings),
         .target(
             name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
-            exclude: ["ContractTesting.md"], swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings),
         .target(name: "RemoteConfig", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/RemoteConfig", swiftSettings: swiftSettings),
 
         // MARK: Tools
