@@ -51,10 +51,11 @@ enum FileCacheContractHooks {
         let entries = try manager.contentsOfDirectory(atPath: cache.directory.path)
         for entry in entries where entry.hasSuffix(".lock") {
             let path = cache.directory.appendingPathComponent(entry).path
+            var isDirectory: ObjCBool = false
+            _ = manager.fileExists(atPath: path, isDirectory: &isDirectory)
+            guard failing != isDirectory.boolValue else { continue }
             try manager.removeItem(atPath: path)
-            if failing {
-                try manager.createDirectory(atPath: path, withIntermediateDirectories: false)
-            }
+            if failing { try manager.createDirectory(atPath: path, withIntermediateDirectories: false) }
         }
     }
 

@@ -65,27 +65,27 @@ struct HTTPFetcherContractTests {
 
     @Test func httpFetcherPassesTheFetcherContractAgainstAnInProcessServer() async throws {
         let backend = ContractHTTPBackend()
-        let server = try await ScriptedHTTPServer.start { request in await backend.respond(to: request) }
-        let url = server.url("/config.json?key=\(Self.queryKey)")
-        let report = await FetcherContract(
-            subject: "HTTPFetcher",
-            makeFetcher: {
-                try HTTPFetcher(
-                    url: url, configuration: testConfiguration { $0.headers = ["Authorization": "Bearer \(Self.token)"] })
-            },
-            serve: { backend.serve($0) },
-            setFault: { backend.setFault($0) },
-            hold: { ContractHold(backend.holdNext()) },
-            requestCount: { backend.requestCount },
-            secrets: [Self.token, Self.queryKey]
-        ).run()
-        await server.stop()
+        try await ScriptedHTTPServer.with({ await backend.respond(to: $0) }) { server in
+            let url = server.url("/config.json?key=\(Self.queryKey)")
+            let report = await FetcherContract(
+                subject: "HTTPFetcher",
+                makeFetcher: {
+                    try HTTPFetcher(
+                        url: url, configuration: testConfiguration { $0.headers = ["Authorization": "Bearer \(Self.token)"] })
+                },
+                serve: { backend.serve($0) },
+                setFault: { backend.setFault($0) },
+                hold: { ContractHold(backend.holdNext()) },
+                requestCount: { backend.requestCount },
+                secrets: [Self.token, Self.queryKey]
+            ).run()
 
-        report.recordIssues()
-        #expect(report.passed)
-        #expect(report.skipped.isEmpty, "the HTTP fetcher declares no capability; every check runs")
-        #expect(report.checks.count == FetcherContract.Check.allCases.count)
-        // The contract's requests really carried the secrets the check looks for.
-        #expect(server.requests.contains { $0.headers["authorization"] == "Bearer \(Self.token)" })
+            report.recordIssues()
+            #expect(report.passed)
+            #expect(report.skipped.isEmpty, "the HTTP fetcher declares no capability; every check runs")
+            #expect(report.checks.count == FetcherContract.Check.allCases.count)
+            // The contract's requests really carried the secret the check looks for.
+            #expect(server.requests.contains { $0.headers["authorization"] == "Bearer \(Self.token)" })
+        }
     }
 }
