@@ -52,7 +52,7 @@ var package = Package(
         .target(name: "EnvAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/EnvAdapter", swiftSettings: swiftSettings),
         .target(
             name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
-            exclude: ["ContractTesting.md"], swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings),
         .target(
             name: "RemoteConfig",
             dependencies: ["ConfigDomain", "ConfigPorts", .product(name: "Atomics", package: "swift-atomics")],
@@ -113,6 +113,16 @@ var package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             path: "Integration/IntegrationTests", swiftSettings: swiftSettings),
+
+        // MARK: Example custom adapter (an EXAMPLE for users, written as they would write one: not a product, and
+        // no library target depends on it). Its test target runs FetcherContract on it; see its README.md.
+        .target(
+            name: "ExampleDirectoryAdapter", dependencies: ["ConfigDomain", "ConfigPorts"],
+            path: "Integration/ExampleAdapter/Sources", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ExampleDirectoryAdapterTests",
+            dependencies: ["ExampleDirectoryAdapter", "ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles"],
+            path: "Integration/ExampleAdapter/Tests", swiftSettings: swiftSettings),
     ]
 )
 

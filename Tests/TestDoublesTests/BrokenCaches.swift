@@ -162,3 +162,34 @@ final class NameLog: Sendable {
     func add(_ name: String) { _ = names.withLock { $0.insert(name) } }
     var all: [String] { names.withLock { $0.sorted() } }
 }
+
+/// Reports a name never stored as an unreadable entry (a missing file taken for an I/O error), not a miss.
+struct EmptyIsUnreadableCache: WrappingCache {
+    let inner = InMemoryCache()
+    func load(_ name: String, slot: CacheSlot) async -> CacheLoadResult {
+        let result = await inner.load(name, slot: slot)
+        if result == .miss { return .unreadable(CacheError(.io(operation: "open", code: 2), message: "no such file")) }
+        return result
+    }
+}
+
+/// Renews by upserting: renewing a name never stored creates an active snapshot with an empty payload.
+struct RenewCreatesCache: WrappingCache {
+    let inner = InMemoryCache()
+    func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError) {
+        guard case .hit = await inner.load(name, slot: .active) else {
+            return try await inner.store(CachedSnapshot(payload: Data(), metadata: metadata), as: name, slot: .active)
+        }
+        try await inner.renew(metadata, for: name)
+    }
+}
+
+/// Clears only the active slot, so a pending snapshot survives `clear`.
+struct ClearKeepsPendingCache: WrappingCache {
+    let inner = InMemoryCache()
+    func clear(_ name: String) async throws(CacheError) {
+        guard case .hit(let pending) = await inner.load(name, slot: .pending) else { return try await inner.clear(name) }
+        try await inner.clear(name)
+        try await inner.store(pending, as: name, slot: .pending)
+    }
+}

@@ -144,3 +144,32 @@ struct ReencodingFetcher: ConfigFetcher {
         return .modified(payload)
     }
 }
+
+/// Takes any validators as proof the client is current: answers `notModified` whenever an ETag is sent.
+struct AnyETagIsCurrentFetcher: ConfigFetcher {
+    let backend: InMemoryFetcher
+    func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
+        if request.validators.etag != nil { return .notModified(request.validators) }
+        return try await backend.fetch(request)
+    }
+}
+
+/// Stamps a sequence number into every ETag it returns (like a server stamping its response time),
+/// and compares only the content part, so one unchanged payload gets a different ETag on every fetch.
+final class StampedETagFetcher: ConfigFetcher {
+    let backend: InMemoryFetcher
+    private let sequence = Counter()
+    init(backend: InMemoryFetcher) { self.backend = backend }
+    func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
+        var plain = request
+        plain.validators.etag = request.validators.etag.map { etag in String(etag.prefix { $0 != "#" }) }
+        switch try await backend.fetch(plain) {
+        case .notModified(let validators):
+            return .notModified(validators)
+        case .modified(var payload):
+            sequence.increment()
+            payload.validators.etag = payload.validators.etag.map { "\($0)#\(sequence.value)" }
+            return .modified(payload)
+        }
+    }
+}

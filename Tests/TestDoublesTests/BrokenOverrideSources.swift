@@ -184,3 +184,57 @@ final class NeverFinishingSource: OverrideSource {
         for continuation in waiting { continuation.resume(returning: nil) }
     }
 }
+
+/// Keeps one subscriber: a new call to `changes(for:)` finishes the previous subscriber's stream.
+final class LastSubscriberOnlySource: OverrideSource {
+    let inner: InMemoryOverrideSource
+    private let subscriber = LockedState<AsyncStream<OverrideSnapshot>.Continuation?>(nil)
+    private let relay = LockedState<Task<Void, Never>?>(nil)
+    var name: String { inner.name }
+
+    init(inner: InMemoryOverrideSource) { self.inner = inner }
+
+    func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot { await inner.overrides(for: keys) }
+
+    func changes(for keys: [KeyDescriptor]) -> AsyncStream<OverrideSnapshot> {
+        let (stream, continuation) = AsyncStream<OverrideSnapshot>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        subscriber.withLock { $0?.finish() }  // Broken: drops the previous subscriber.
+        subscriber.withLock { $0 = continuation }
+        let task = Task { [inner, subscriber] in
+            for await snapshot in inner.changes(for: keys) { subscriber.withLock { $0 }?.yield(snapshot) }
+        }
+        relay.withLock { previous in
+            previous?.cancel()
+            previous = task
+        }
+        return stream
+    }
+
+    deinit { relay.withLock { $0?.cancel() } }
+}
+
+/// Yields an empty placeholder (its state "before loading") first, then the current state and each change.
+struct PlaceholderFirstSource: OverrideSource {
+    let inner: InMemoryOverrideSource
+    var name: String { inner.name }
+    func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot { await inner.overrides(for: keys) }
+    func changes(for keys: [KeyDescriptor]) -> AsyncStream<OverrideSnapshot> {
+        let upstream = inner.changes(for: keys)
+        return AsyncStream { continuation in
+            continuation.yield(.empty)  // Broken: not the current state.
+            let task = Task {
+                for await snapshot in upstream { continuation.yield(snapshot) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+/// A live source that relies on the protocol's default `changes(for:)`, which yields once and
+/// finishes: meant for sources that never change, so this one's changes are never seen.
+struct DefaultChangesSource: OverrideSource {
+    let inner: InMemoryOverrideSource
+    var name: String { inner.name }
+    func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot { await inner.overrides(for: keys) }
+}

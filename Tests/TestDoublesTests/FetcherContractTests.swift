@@ -61,6 +61,22 @@ struct FetcherContractTests {
         #expect(report.check(named: Check.unchanged.rawValue)?.failureMessage?.contains("ignores validators") == true)
     }
 
+    @Test func takingAnyETagAsCurrentIsCaught() async {
+        let backend = InMemoryFetcher(json: "{}")
+        let report = await contract("any etag is current", backend: backend) { AnyETagIsCurrentFetcher(backend: backend) }
+            .run()
+        #expect(caught(report, .unknownValidators))
+        #expect(report.check(named: Check.unchanged.rawValue)?.outcome == .passed)
+    }
+
+    @Test func concurrentFetchesThatDisagreeOnValidatorsAreCaught() async {
+        let backend = InMemoryFetcher(json: "{}")
+        let report = await contract("stamped etags", backend: backend) { StampedETagFetcher(backend: backend) }.run()
+        #expect(caught(report, .concurrentFetches))
+        #expect(report.failures.map(\.name) == [Check.concurrentFetches.rawValue])
+        #expect(report.check(named: Check.concurrentFetches.rawValue)?.failureMessage?.contains("disagree") == true)
+    }
+
     @Test func decidingFromPrivateStateIsCaught() async {
         let backend = InMemoryFetcher(json: "{}")
         let report = await contract("remembers", backend: backend) { RemembersLastAnswerFetcher(backend: backend) }

@@ -106,6 +106,30 @@ struct OverrideSourceContractTests {
         #expect(report.check(named: Check.cancellationEnds.rawValue)?.failureMessage?.contains("0.2 s") == true)
     }
 
+    @Test func aPlaceholderBeforeTheCurrentStateIsCaught() async {
+        let report = await overrideContract(
+            "placeholder first", wrap: { PlaceholderFirstSource(inner: $0) }, inner: { $0.inner }
+        ).run()
+        #expect(caught(report, .currentFirst))
+        #expect(report.check(named: Check.eachChange.rawValue)?.outcome == .passed)
+    }
+
+    @Test func aLiveSourceOnTheDefaultOneShotStreamIsCaught() async {
+        let report = await overrideContract(
+            "default changes", wrap: { DefaultChangesSource(inner: $0) }, inner: { $0.inner }
+        ).run()
+        #expect(caught(report, .eachChange))
+        #expect(report.check(named: Check.eachChange.rawValue)?.failureMessage?.contains("finished before") == true)
+    }
+
+    @Test func servingOnlyTheLastSubscriberIsCaught() async {
+        let report = await overrideContract(
+            "last subscriber only", wrap: { LastSubscriberOnlySource(inner: $0) }, inner: { $0.inner }
+        ).run()
+        #expect(caught(report, .manySubscribers))
+        #expect(report.failures.map(\.name) == [Check.manySubscribers.rawValue])
+    }
+
     @Test func returningUnrequestedKeysIsCaught() async {
         let report = await overrideContract("leaks keys", wrap: { LeaksKeysSource(inner: $0) }, inner: { $0.inner })
             .run()

@@ -109,6 +109,26 @@ struct SnapshotCacheContractTests {
         #expect(caught(report, SnapshotCacheContract<FailedWriteLosesPreviousCache>.Check.failedWrite))
     }
 
+    @Test func anEmptyCacheThatReportsUnreadableIsCaught() async {
+        let report = await cacheContract("empty is unreadable", make: { EmptyIsUnreadableCache() }, inner: { $0.inner })
+            .run()
+        #expect(caught(report, SnapshotCacheContract<EmptyIsUnreadableCache>.Check.emptyMiss))
+        #expect(report.check(named: Check.emptyMiss.rawValue)?.failureMessage?.contains("expected a miss") == true)
+    }
+
+    @Test func aRenewalThatCreatesASnapshotIsCaught() async {
+        let report = await cacheContract("renew creates", make: { RenewCreatesCache() }, inner: { $0.inner }).run()
+        #expect(caught(report, SnapshotCacheContract<RenewCreatesCache>.Check.renewMetadata))
+        #expect(report.failures.map(\.name) == [Check.renewMetadata.rawValue])
+    }
+
+    @Test func aClearThatKeepsThePendingSnapshotIsCaught() async {
+        let report = await cacheContract("clear keeps pending", make: { ClearKeepsPendingCache() }, inner: { $0.inner })
+            .run()
+        #expect(caught(report, SnapshotCacheContract<ClearKeepsPendingCache>.Check.clear))
+        #expect(report.failures.map(\.name) == [Check.clear.rawValue])
+    }
+
     @Test func aLostMetadataFieldIsCaughtAndNamed() async {
         let report = await cacheContract("drops ttl", make: { DropsTTLHintCache() }, inner: { $0.inner }).run()
         #expect(caught(report, SnapshotCacheContract<DropsTTLHintCache>.Check.roundTrip))

@@ -24,7 +24,9 @@ import Foundation
 ///
 /// Each check makes its own cache, uses names starting with `contract.`, and hands the cache to
 /// `discard` when done. Metadata round trips are compared exactly, except `fetchedAt`, which may
-/// lose precision below a millisecond.
+/// lose precision below a millisecond. Every renewal the suite makes carries the content hash of
+/// the payload the name holds at that moment, as after a 304 for that payload, so a cache may
+/// refuse a renewal whose content hash names another payload (the file cache does).
 public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
     /// A way stored data can be damaged; the `damage` hook applies it to the stored entry.
     public enum Damage: String, Sendable, Hashable, CaseIterable {
@@ -241,9 +243,11 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         try await session.expectHit(snapshotA, a, .active, "after storing another name")
         try await session.store(Self.sample("name a, pending", size: 1), a, .pending)
         try await session.expectMiss(b, .pending, "after storing a pending snapshot under \(a)")
-        try await session.store(Self.sample("name a, replaced", size: 5), a, .active)
+        let replacedA = Self.sample("name a, replaced", size: 5)
+        try await session.store(replacedA, a, .active)
         try await session.expectHit(snapshotB, b, .active, "after replacing \(a)")
-        try await session.renew(Self.renewed(snapshotA.metadata), a)
+        // Renew the payload `a` holds now: a cache may refuse metadata naming another payload.
+        try await session.renew(Self.renewed(replacedA.metadata), a)
         try await session.expectHit(snapshotB, b, .active, "after renewing \(a)")
         _ = try await session.promote(a, "promoting \(a)")
         try await session.expectHit(snapshotB, b, .active, "after promoting \(a)")
