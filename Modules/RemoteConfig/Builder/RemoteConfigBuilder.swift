@@ -165,10 +165,8 @@ public struct RemoteConfigBuilder: Sendable {
 
         let events = Broadcaster<ConfigEvent>()
         let updates = Broadcaster<ConfigUpdate>()
-        let emit: @Sendable (ConfigEvent) -> Void = { event in
-            for observer in settings.observers { observer.receive(event) }
-            events.send(event)
-        }
+        let sink = EventSink(observers: settings.observers, streams: events)
+        let emit = sink.emit
 
         // Overrides, in precedence order.
         var layers: [OverrideLayer] = []
@@ -181,7 +179,6 @@ public struct RemoteConfigBuilder: Sendable {
         // The cache: promote a pending snapshot (next launch), then load the active one.
         var engineStatus = EngineStatus()
         var snapshot: ConfigSnapshot?
-        var pendingInCache = false
         if let cache = settings.cache {
             engineStatus.cache = .empty
             if settings.activation == .nextLaunch {
@@ -190,8 +187,6 @@ public struct RemoteConfigBuilder: Sendable {
                 } catch {
                     emit(.cacheUnreadable(error))
                 }
-            } else if case .hit = await cache.load(settings.configurationName, slot: .pending) {
-                pendingInCache = true
             }
             switch await cache.load(settings.configurationName, slot: .active) {
             case .hit(let cached):
@@ -219,7 +214,6 @@ public struct RemoteConfigBuilder: Sendable {
                 emit(.cacheUnreadable(error))
             }
         }
-        _ = pendingInCache
         engineStatus.scheduler.periodicInterval = settings.periodicInterval
 
         let resolver = Resolver(registry: registry)
@@ -229,7 +223,7 @@ public struct RemoteConfigBuilder: Sendable {
         let status = Locked(engineStatus)
         let engine = RefreshEngine(
             settings: settings, registry: registry, cell: cell, initialGeneration: 1, overrides: layers, status: status,
-            events: events, updates: updates)
+            sink: sink, updates: updates)
         let client = RemoteConfigClient(
             registry: registry, cell: cell, engine: engine, settings: settings, engineStatus: status, events: events,
             updates: updates)

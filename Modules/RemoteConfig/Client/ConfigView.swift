@@ -15,7 +15,7 @@ public struct ConfigView: Sendable {
     @inlinable
     public subscript<Value>(key: ConfigKey<Value>) -> Value {
         if let slot = client.registry.slot(for: key.identity) {
-            return unsafeDowncast(state.boxes[slot], to: ValueBox<Value>.self).value
+            return state.value(at: slot, as: Value.self)
         }
         return client.unregisteredRead(key, in: state)
     }

@@ -57,7 +57,7 @@ public final class RemoteConfigClient: Sendable {
     public subscript<Value>(key: ConfigKey<Value>) -> Value {
         if let slot = registry.slot(for: key.identity) {
             return cell.withCurrent { state in
-                unsafeDowncast(state.boxes[slot], to: ValueBox<Value>.self).value
+                state.value(at: slot, as: Value.self)
             }
         }
         return unregisteredRead(key)
@@ -178,7 +178,7 @@ public final class RemoteConfigClient: Sendable {
         guard let slot = registry.slot(for: key.identity) else { return key.defaultValue }
         let state = cell.load()
         if state.details[slot].layer.isOverride {
-            return unsafeDowncast(state.boxes[slot], to: ValueBox<Value>.self).value
+            return state.value(at: slot, as: Value.self)
         }
         return key.defaultValue
     }
@@ -290,7 +290,7 @@ public final class RemoteConfigClient: Sendable {
             if shouldYield {
                 let value: Value =
                     if let slot = self.registry.slot(for: key.identity) {
-                        unsafeDowncast(state.boxes[slot], to: ValueBox<Value>.self).value
+                        state.value(at: slot, as: Value.self)
                     } else {
                         self.unregisteredRead(key, state: state)
                     }

@@ -11,7 +11,7 @@ actor RefreshEngine {
     let resolver: Resolver
     let cell: StateCell
     let status: Locked<EngineStatus>
-    let events: Broadcaster<ConfigEvent>
+    let sink: EventSink
     let updates: Broadcaster<ConfigUpdate>
 
     private var generation: UInt64
@@ -39,7 +39,7 @@ actor RefreshEngine {
 
     init(
         settings: ClientSettings, registry: KeyRegistry, cell: StateCell, initialGeneration: UInt64,
-        overrides: [OverrideLayer], status: Locked<EngineStatus>, events: Broadcaster<ConfigEvent>,
+        overrides: [OverrideLayer], status: Locked<EngineStatus>, sink: EventSink,
         updates: Broadcaster<ConfigUpdate>
     ) {
         self.settings = settings
@@ -52,16 +52,13 @@ actor RefreshEngine {
         // when each source's change stream yields its current state first.
         self.reportedProblems = Set(overrides.flatMap { layer in layer.snapshot.problems.map { layer.name + "\u{0}" + $0 } })
         self.status = status
-        self.events = events
+        self.sink = sink
         self.updates = updates
     }
 
     // MARK: Events
 
-    nonisolated func emit(_ event: ConfigEvent) {
-        for observer in settings.observers { observer.receive(event) }
-        events.send(event)
-    }
+    nonisolated func emit(_ event: ConfigEvent) { sink.emit(event) }
 
     // MARK: Refresh
 

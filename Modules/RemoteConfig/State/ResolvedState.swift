@@ -9,6 +9,14 @@ import Foundation
 final class ResolvedState: Sendable {
     /// Boxed typed values by registry slot.
     @usableFromInline let boxes: ContiguousArray<any AnyObject & Sendable>
+
+    /// The typed value in `slot`. The caller guarantees the slot belongs to a key of type `Value`
+    /// (a key's identity fixes its value type, and the registry maps identities to slots).
+    @inlinable @inline(__always)
+    func value<Value: Sendable>(at slot: Int, as type: Value.Type = Value.self) -> Value {
+        unsafeDowncast(boxes[slot], to: ValueBox<Value>.self).value
+    }
+
     /// Per slot: the winning layer, its raw value and what was rejected on the way.
     let details: [SlotDetail]
     /// The active snapshot, if any.
