@@ -14,8 +14,6 @@ import Foundation
 public struct ConfigKey<Value: Sendable>: Sendable {
     /// The key's name in payloads, for example `new_checkout`.
     public let name: String
-    /// The value read when no layer supplies a valid one.
-    public let defaultValue: Value
     /// Rules every candidate value must pass, in order.
     public let rules: [ValidationRule<Value>]
     /// Whether values of this key are secret: messages and events redact them.
@@ -26,6 +24,11 @@ public struct ConfigKey<Value: Sendable>: Sendable {
     public let converter: ValueConverter<Value>
     /// The process-unique identity used by the client's read path.
     public let identity: KeyIdentity
+    /// The value read when no layer supplies a valid one.
+    ///
+    /// Stored last: every field before it then sits at a fixed offset, so code that is generic
+    /// over `Value` (the client's resolver) reads them without looking up this type's metadata.
+    public let defaultValue: Value
 
     /// Creates a key with an explicit converter.
     public init(
@@ -99,36 +102,65 @@ extension ConfigKey {
     ///
     /// - Parameter origin: where the value came from (a layer, a variable), kept in the rejection.
     public func resolve(_ value: ConfigValue, origin: String? = nil) -> Result<Value, Rejection> {
-        let typed: Value
-        do throws(ConversionError) {
-            typed = try converter.fromValue(value)
+        do throws(Rejection) {
+            return .success(try accepting(value, origin: origin))
         } catch {
-            return .failure(
-                rejection(
-                    found: value.jsonText(), secrets: Self.leafTexts(of: value), rule: "type(\(converter.typeName))",
-                    reason: error.reason, origin: origin))
+            return .failure(error)
         }
-        return validate(typed, rendered: value.jsonText(), secrets: Self.leafTexts(of: value), origin: origin)
     }
 
     /// Coerces override text and runs every rule.
     public func resolve(text: String, origin: String? = nil) -> Result<Value, Rejection> {
+        do throws(Rejection) {
+            return .success(try accepting(text: text, origin: origin))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// ``resolve(_:origin:)`` for the client's resolver: the same checks, with the rejection thrown.
+    ///
+    /// The value's text (for the rejection's message) is rendered only when a rule refuses it,
+    /// and no `Result` of the generic `Value` is built: this runs once per key per activation.
+    package func accepting(_ value: ConfigValue, origin: String?) throws(Rejection) -> Value {
         let typed: Value
-        let secrets = [text, text.trimmingCharacters(in: .whitespacesAndNewlines)]
+        do throws(ConversionError) {
+            typed = try converter.fromValue(value)
+        } catch {
+            throw rejection(
+                found: value.jsonText(), secrets: Self.leafTexts(of: value), rule: "type(\(converter.typeName))",
+                reason: error.reason, origin: origin)
+        }
+        if rules.isEmpty { return typed }
+        try validate(typed, rendered: { value.jsonText() }, secrets: { Self.leafTexts(of: value) }, origin: origin)
+        return typed
+    }
+
+    /// ``resolve(text:origin:)`` with the rejection thrown (see ``accepting(_:origin:)``).
+    package func accepting(text: String, origin: String?) throws(Rejection) -> Value {
+        let typed: Value
         do throws(ConversionError) {
             typed = try converter.fromText(text)
         } catch {
-            return .failure(
-                rejection(
-                    found: text, secrets: secrets, rule: "type(\(converter.typeName))", reason: error.reason, origin: origin))
+            throw rejection(
+                found: text, secrets: Self.textSecrets(text), rule: "type(\(converter.typeName))", reason: error.reason,
+                origin: origin)
         }
-        return validate(typed, rendered: text, secrets: secrets, origin: origin)
+        if rules.isEmpty { return typed }
+        try validate(typed, rendered: { text }, secrets: { Self.textSecrets(text) }, origin: origin)
+        return typed
     }
 
     /// Runs every rule on an already typed value.
     public func validate(_ value: Value, origin: String? = nil) -> Result<Value, Rejection> {
-        let secrets = isSecret ? converter.toValue(value).map(Self.leafTexts(of:)) ?? [] : []
-        return validate(value, rendered: render(value), secrets: secrets, origin: origin)
+        do throws(Rejection) {
+            try validate(
+                value, rendered: { render(value) },
+                secrets: { isSecret ? converter.toValue(value).map(Self.leafTexts(of:)) ?? [] : [] }, origin: origin)
+            return .success(value)
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The default as a ``ConfigValue``, when the type can render.
@@ -147,16 +179,20 @@ extension ConfigKey {
         return converter.toValue(value)?.jsonText() ?? String(describing: value)
     }
 
+    /// Throws the first rule's rejection; `rendered` and `secrets` are only evaluated then.
     private func validate(
-        _ typed: Value, rendered: String, secrets: [String], origin: String?
-    ) -> Result<Value, Rejection> {
+        _ typed: Value, rendered: () -> String, secrets: () -> [String], origin: String?
+    ) throws(Rejection) {
         for rule in rules {
             if let reason = rule.evaluate(typed) {
-                return .failure(
-                    rejection(found: rendered, secrets: secrets, rule: rule.name, reason: reason, typed: typed, origin: origin))
+                throw rejection(found: rendered(), secrets: secrets(), rule: rule.name, reason: reason, typed: typed, origin: origin)
             }
         }
-        return .success(typed)
+    }
+
+    /// The texts of an override that may not show in a secret key's reason.
+    private static func textSecrets(_ text: String) -> [String] {
+        [text, text.trimmingCharacters(in: .whitespacesAndNewlines)]
     }
 
     /// A rejection; for a secret key the value is redacted and the reason may not show any of `secrets`.

@@ -43,24 +43,25 @@ extension ValueConverter where Value: RawRepresentable, Value.RawValue: ConfigVa
     /// The converter of an enum (or any raw-representable type) read by its raw value.
     public static var rawRepresentable: ValueConverter<Value> {
         let typeName = String(describing: Value.self)
-        @Sendable func make(_ raw: Value.RawValue, found: String) throws(ConversionError) -> Value {
+        // `found` is rendered only for the error: this runs for every enum key at every activation.
+        @Sendable func make(_ raw: Value.RawValue, found: () -> String) throws(ConversionError) -> Value {
             guard let v = Value(rawValue: raw) else {
                 var reason = "no case of \(typeName) has the raw value \(raw)"
                 if let all = (Value.self as? any CaseIterable.Type)?.allCases as? any Collection {
                     let names = all.compactMap { ($0 as? Value).map { "\($0.rawValue)" } }
                     reason += "; expected one of \(names.joined(separator: ", "))"
                 }
-                throw ConversionError(expectedType: typeName, found: found, reason: reason)
+                throw ConversionError(expectedType: typeName, found: found(), reason: reason)
             }
             return v
         }
         return ValueConverter(
             typeName: typeName,
             fromValue: { (v: ConfigValue) throws(ConversionError) -> Value in
-                try make(try Value.RawValue(configValue: v), found: v.jsonText())
+                try make(try Value.RawValue(configValue: v), found: { v.jsonText() })
             },
             fromText: { (t: String) throws(ConversionError) -> Value in
-                try make(try Value.RawValue(configText: t), found: t)
+                try make(try Value.RawValue(configText: t), found: { t })
             },
             toValue: { $0.rawValue.configValue })
     }

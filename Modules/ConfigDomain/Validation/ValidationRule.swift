@@ -2,7 +2,8 @@ import Foundation
 
 /// A rule a key's value must pass; a failing value is rejected alone and falls through to the next layer.
 ///
-/// Rules run once per value, at activation, never on a read.
+/// Rules run once per value, at activation, never on a read. The built-in rules (all but
+/// ``pattern(_:)``) are `@inlinable`, so their checks are compiled for your key's concrete type.
 public struct ValidationRule<Value: Sendable>: Sendable {
     /// The rule's name in messages, for example `range(1...10)`.
     public let name: String
@@ -24,6 +25,7 @@ public struct ValidationRule<Value: Sendable>: Sendable {
     }
 
     /// A rule from a predicate and the message to give when it fails.
+    @inlinable
     public static func custom(
         _ name: String, message: String, _ predicate: @escaping @Sendable (Value) -> Bool
     ) -> ValidationRule {
@@ -33,6 +35,7 @@ public struct ValidationRule<Value: Sendable>: Sendable {
 
 extension ValidationRule where Value: Comparable {
     /// Accepts values inside `range`, bounds included.
+    @inlinable
     public static func range(_ range: ClosedRange<Value>) -> ValidationRule {
         ValidationRule(name: "range(\(range.lowerBound)...\(range.upperBound))") { value in
             range.contains(value) ? nil : "\(value) is outside \(range.lowerBound)...\(range.upperBound)"
@@ -40,6 +43,7 @@ extension ValidationRule where Value: Comparable {
     }
 
     /// Accepts values greater than or equal to `minimum`.
+    @inlinable
     public static func atLeast(_ minimum: Value) -> ValidationRule {
         ValidationRule(name: "atLeast(\(minimum))") { value in
             value >= minimum ? nil : "\(value) is below the minimum \(minimum)"
@@ -47,6 +51,7 @@ extension ValidationRule where Value: Comparable {
     }
 
     /// Accepts values less than or equal to `maximum`.
+    @inlinable
     public static func atMost(_ maximum: Value) -> ValidationRule {
         ValidationRule(name: "atMost(\(maximum))") { value in
             value <= maximum ? nil : "\(value) is above the maximum \(maximum)"
@@ -56,6 +61,7 @@ extension ValidationRule where Value: Comparable {
 
 extension ValidationRule where Value: Equatable {
     /// Accepts only the listed values.
+    @inlinable
     public static func oneOf(_ allowed: [Value]) -> ValidationRule {
         let list = allowed.map { "\($0)" }.joined(separator: ", ")
         return ValidationRule(name: "oneOf(\(list))") { value in
@@ -66,11 +72,13 @@ extension ValidationRule where Value: Equatable {
 
 extension ValidationRule where Value: Collection {
     /// Accepts non-empty strings, arrays and other collections.
+    @inlinable
     public static var nonEmpty: ValidationRule {
         ValidationRule(name: "nonEmpty") { value in value.isEmpty ? "the value is empty" : nil }
     }
 
     /// Accepts collections whose element count lies in `range` (characters, for strings).
+    @inlinable
     public static func count(_ range: ClosedRange<Int>) -> ValidationRule {
         ValidationRule(name: "count(\(range.lowerBound)...\(range.upperBound))") { value in
             let unit = value is String || value is Substring ? "character" : "element"
@@ -83,6 +91,7 @@ extension ValidationRule where Value: Collection {
 
 extension ValidationRule where Value == String {
     /// Accepts strings whose length in characters lies in `range`.
+    @inlinable
     public static func length(_ range: ClosedRange<Int>) -> ValidationRule {
         ValidationRule(name: "length(\(range.lowerBound)...\(range.upperBound))") { value in
             range.contains(value.count)
