@@ -217,8 +217,8 @@ public struct RemoteConfigBuilder: Sendable {
         engineStatus.scheduler.periodicInterval = settings.periodicInterval
 
         let resolver = Resolver(registry: registry)
-        let initial = resolver.resolve(snapshot: snapshot, previousLastGood: nil, overrides: layers, generation: 1)
-        for rejection in initial.rejections { emit(.valueRejected(rejection)) }
+        let initial = resolver.resolve(snapshot: snapshot, previous: nil, overrides: layers, generation: 1)
+        for rejection in initial.newRejections { emit(.valueRejected(rejection)) }
         let cell = StateCell(initial.state)
         let status = Locked(engineStatus)
         let engine = RefreshEngine(

@@ -229,7 +229,8 @@ public final class RemoteConfigClient: Sendable {
         if let slot = registry.slotByName[name] {
             let detail = state.details[slot]
             return Explanation(
-                key: name, isRegistered: true, value: detail.rendered, layer: detail.layer, rejected: detail.rejected,
+                key: name, isRegistered: true, value: registry.entries[slot].renderBox(state.boxes[slot]), layer: detail.layer,
+                rejected: detail.rejected,
                 snapshot: metadata, snapshotAge: age, freshness: freshness, generation: state.generation)
         }
         var rejected: [Rejection] = []

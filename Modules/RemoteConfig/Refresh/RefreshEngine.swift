@@ -156,7 +156,6 @@ actor RefreshEngine {
                 fetchedAt: now, validators: payload.validators, contentHash: hash, source: payload.source,
                 ttlHint: payload.ttlHint)
             let snapshot = ConfigSnapshot(values: values, metadata: metadata)
-            reportMistypedPayloadKeys(snapshot)
             switch settings.activation {
             case .immediate:
                 let changed = activate(snapshot, cause: .refresh)
@@ -164,9 +163,9 @@ actor RefreshEngine {
                 await persistActive(CachedSnapshot(payload: payload.bytes, metadata: metadata))
                 return succeed(.updated(changedKeys: changed), at: now)
             case .nextLaunch, .manual:
-                let preview = resolver.resolve(
-                    snapshot: snapshot, previousLastGood: cell.load().lastGood, overrides: overrides, generation: 0)
-                let changed = resolver.changedKeys(from: cell.load(), to: preview.state)
+                let preview = resolver.resolve(snapshot: snapshot, previous: cell.load(), overrides: overrides, generation: 0)
+                reportMistypedPayloadKeys(snapshot, unread: preview.unreadSnapshotKeys)
+                let changed = preview.changedKeys
                 var storedInCache = false
                 if settings.activation == .nextLaunch, let cache = settings.cache {
                     do throws(CacheError) {
@@ -237,13 +236,12 @@ actor RefreshEngine {
     private func activate(_ snapshot: ConfigSnapshot?, cause: ConfigUpdate.Cause) -> [String] {
         let old = cell.load()
         generation &+= 1
-        let output = resolver.resolve(
-            snapshot: snapshot, previousLastGood: old.lastGood, overrides: overrides, generation: generation)
+        let output = resolver.resolve(snapshot: snapshot, previous: old, overrides: overrides, generation: generation)
         cell.replace(output.state)
-        for rejection in output.rejections where !old.details.contains(where: { $0.rejected.contains(rejection) }) {
-            emit(.valueRejected(rejection))
-        }
-        let changed = resolver.changedKeys(from: old, to: output.state)
+        // Misspelt payload keys first, then rejected values, then what changed.
+        if cause == .refresh, let snapshot { reportMistypedPayloadKeys(snapshot, unread: output.unreadSnapshotKeys) }
+        for rejection in output.newRejections { emit(.valueRejected(rejection)) }
+        let changed = output.changedKeys
         emit(.activated(changedKeys: changed))
         updates.send(ConfigUpdate(changedKeys: changed, cause: cause, generation: generation))
         return changed
@@ -306,7 +304,11 @@ actor RefreshEngine {
         emit(.cacheWriteFailed(error))
     }
 
-    private func reportMistypedPayloadKeys(_ snapshot: ConfigSnapshot) {
+    /// Reports payload keys that look like a registered key spelled differently (`Max-Retries` for `max_retries`).
+    ///
+    /// - Parameter unread: how many payload keys no registered key reads; when 0 there is nothing to look at.
+    private func reportMistypedPayloadKeys(_ snapshot: ConfigSnapshot, unread: Int) {
+        guard unread > 0 else { return }
         for name in snapshot.values.keys where registry.slotByName[name] == nil {
             if let intended = registry.likelyIntended(name) {
                 emit(.mistypedKey(requested: name, registered: intended))

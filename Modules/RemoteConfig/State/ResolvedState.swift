@@ -56,15 +56,17 @@ final class ResolvedState: Sendable {
 struct SlotDetail: Sendable, Hashable {
     let layer: ValueLayer
     /// The winning value rendered as a ConfigValue (nil for types that cannot render).
+    ///
+    /// Text for messages is rendered from the state's box when asked (`explain`), not per activation.
     let raw: ConfigValue?
-    let rendered: String
     let rejected: [Rejection]
 }
 
 /// A value of one key that passed its rules, from a snapshot.
 struct LastGood: Sendable {
     let box: any AnyObject & Sendable
-    let raw: ConfigValue
+    /// The typed value rendered back (nil for types that cannot render).
+    let raw: ConfigValue?
     let source: String
 }
 

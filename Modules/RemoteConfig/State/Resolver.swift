@@ -6,88 +6,104 @@ import Foundation
 /// Order per key: overrides (in the order added) > the active snapshot > the last good value of
 /// that key from an earlier snapshot (only when the active snapshot's value was rejected) > the
 /// default. A candidate that does not convert or fails a rule is rejected alone and the next
-/// layer is tried. All conversion and validation happens here, once per activation.
+/// layer is tried. All conversion and validation happens here, once per activation, in one pass
+/// that also finds what changed since the previous state.
 struct Resolver: Sendable {
     let registry: KeyRegistry
 
     struct Output {
         let state: ResolvedState
-        /// Rejections newly produced by this resolution (for events).
-        let rejections: [Rejection]
+        /// Rejections the previous state did not already hold for the same key (all of them without one): for events.
+        let newRejections: [Rejection]
+        /// Keys whose value differs from the previous state's, in registration order (empty without one).
+        let changedKeys: [String]
+        /// How many of the snapshot's keys no registered key reads (0 without a snapshot).
+        let unreadSnapshotKeys: Int
     }
 
+    /// Resolves every key against `snapshot` and `overrides`.
+    ///
+    /// - Parameter previous: the state this one replaces: it supplies each key's last good value,
+    ///   the rejections already reported, and the values to compare for ``Output/changedKeys``.
     func resolve(
-        snapshot: ConfigSnapshot?, previousLastGood: [LastGood?]?, overrides: [OverrideLayer], generation: UInt64
+        snapshot: ConfigSnapshot?, previous: ResolvedState?, overrides: [OverrideLayer], generation: UInt64
     ) -> Output {
         let entries = registry.entries
+        let count = entries.count
         var boxes = ContiguousArray<any AnyObject & Sendable>()
-        boxes.reserveCapacity(entries.count)
+        boxes.reserveCapacity(count)
         var details: [SlotDetail] = []
-        details.reserveCapacity(entries.count)
-        var lastGood: [LastGood?] = Array(repeating: nil, count: entries.count)
-        var allRejections: [Rejection] = []
-        let snapshotOrigin = snapshot.map { "snapshot \($0.metadata.source)" } ?? "snapshot"
+        details.reserveCapacity(count)
+        var lastGood: [LastGood?] = Array(repeating: nil, count: count)
+        var newRejections: [Rejection] = []
+        var changed: [String] = []
+        var matchedSnapshotKeys = 0
+        let snapshotValues = snapshot?.values ?? [:]
+        let snapshotSource = snapshot?.metadata.source ?? ""
+        let snapshotOrigin = snapshot == nil ? "snapshot" : "snapshot \(snapshotSource)"
+        let snapshotLayer = ValueLayer.snapshot(source: snapshotSource)
 
-        for (slot, entry) in entries.enumerated() {
+        for slot in 0..<count {
+            let entry = entries[slot]
             var rejected: [Rejection] = []
-            var winner: (box: any AnyObject & Sendable, layer: ValueLayer)?
+            var winner: (box: any AnyObject & Sendable, raw: ConfigValue?, layer: ValueLayer)?
 
-            for (position, layer) in overrides.enumerated() {
-                guard winner == nil, let candidate = layer.snapshot.values[entry.name] else { continue }
-                let result: Result<any AnyObject & Sendable, Rejection>
+            for position in overrides.indices {
+                let layer = overrides[position]
+                guard let candidate = layer.snapshot.values[entry.name] else { continue }
+                let result: KeyEntry.Candidate
                 switch candidate.content {
                 case .value(let value): result = entry.resolveValue(value, candidate.origin)
                 case .text(let text): result = entry.resolveText(text, candidate.origin)
                 }
                 switch result {
-                case .success(let box):
-                    winner = (box, .override(source: layer.name, position: position, origin: candidate.origin))
-                case .failure(let rejection):
+                case .accepted(let box, let raw):
+                    winner = (box, raw, .override(source: layer.name, position: position, origin: candidate.origin))
+                case .rejected(let rejection):
                     rejected.append(rejection)
                 }
+                if winner != nil { break }
             }
 
-            if let snapshot, let raw = snapshot.values[entry.name] {
-                switch entry.resolveValue(raw, snapshotOrigin) {
-                case .success(let box):
-                    lastGood[slot] = LastGood(box: box, raw: raw, source: snapshot.metadata.source)
-                    if winner == nil { winner = (box, .snapshot(source: snapshot.metadata.source)) }
-                case .failure(let rejection):
+            if let value = snapshotValues[entry.name] {
+                matchedSnapshotKeys &+= 1
+                switch entry.resolveValue(value, snapshotOrigin) {
+                case .accepted(let box, let raw):
+                    lastGood[slot] = LastGood(box: box, raw: raw, source: snapshotSource)
+                    if winner == nil { winner = (box, raw, snapshotLayer) }
+                case .rejected(let rejection):
                     rejected.append(rejection)
-                    if let previous = previousLastGood?[safe: slot] ?? nil {
-                        lastGood[slot] = previous
-                        if winner == nil { winner = (previous.box, .lastGoodSnapshot(source: previous.source)) }
+                    if let kept = previous?.lastGood[slot] {
+                        lastGood[slot] = kept
+                        if winner == nil { winner = (kept.box, kept.raw, .lastGoodSnapshot(source: kept.source)) }
                     }
                 }
             }
 
-            let (box, layer) = winner ?? (entry.defaultBox, .defaultValue)
-            let raw: ConfigValue? = layer == .defaultValue ? entry.defaultRaw : entry.rawOfBox(box)
+            let (box, raw, layer) = winner ?? (entry.defaultBox, entry.defaultRaw, .defaultValue)
             boxes.append(box)
-            details.append(SlotDetail(layer: layer, raw: raw, rendered: entry.renderBox(box), rejected: rejected))
-            allRejections.append(contentsOf: rejected)
+            details.append(SlotDetail(layer: layer, raw: raw, rejected: rejected))
+
+            guard let previous else {
+                newRejections.append(contentsOf: rejected)
+                continue
+            }
+            let before = previous.details[slot]
+            for rejection in rejected where !before.rejected.contains(rejection) { newRejections.append(rejection) }
+            if before.raw != raw
+                || (raw == nil
+                    && (before.layer != layer
+                        || entry.renderBox(previous.boxes[slot]) != entry.renderBox(box)))
+            {
+                changed.append(entry.name)
+            }
         }
 
         let state = ResolvedState(
             boxes: boxes, details: details, snapshot: snapshot, lastGood: lastGood, overrides: overrides,
             generation: generation)
-        return Output(state: state, rejections: allRejections)
+        return Output(
+            state: state, newRejections: newRejections, changedKeys: changed,
+            unreadSnapshotKeys: snapshotValues.count - matchedSnapshotKeys)
     }
-
-    /// The names of keys whose value differs between two states.
-    func changedKeys(from old: ResolvedState, to new: ResolvedState) -> [String] {
-        var changed: [String] = []
-        for (slot, entry) in registry.entries.enumerated() {
-            let a = old.details[slot]
-            let b = new.details[slot]
-            if a.raw != b.raw || (a.raw == nil && (a.layer != b.layer || a.rendered != b.rendered)) {
-                changed.append(entry.name)
-            }
-        }
-        return changed
-    }
-}
-
-extension Array {
-    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

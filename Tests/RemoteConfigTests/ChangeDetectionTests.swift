@@ -1,0 +1,90 @@
+import ConfigDomain
+import ConfigPorts
+import Foundation
+import RemoteConfig
+import TestDoubles
+import Testing
+
+/// One activation resolves every key and, in the same pass, finds what changed and which
+/// rejections are new: these pin down that pass.
+@Suite("Change detection and rejection events")
+struct ChangeDetectionTests {
+    /// Decodes but does not encode: its values cannot be rendered back to a `ConfigValue`.
+    struct Layout: Decodable, Sendable, Equatable {
+        var columns: Int
+    }
+
+    static let layout = ConfigKey(decoding: "layout", default: Layout(columns: 1))
+
+    @Test("a key whose type cannot render back is still reported changed, and only when its value changes")
+    func unrenderableType() async throws {
+        let fetcher = InMemoryFetcher(json: #"{"layout": {"columns": 2}, "a": 1}"#)
+        let client = try await RemoteConfigBuilder.testing(
+            fetcher: fetcher, clock: ManualClock(), keys: [Self.layout, Keys.a]
+        ).build()
+        #expect(try await client.refresh(force: true) == .updated(changedKeys: ["layout", "a"]))
+        #expect(client[Self.layout] == Layout(columns: 2))
+
+        fetcher.serve(json: #"{"layout": {"columns": 2}, "a": 2}"#)
+        #expect(try await client.refresh(force: true) == .updated(changedKeys: ["a"]))
+
+        fetcher.serve(json: #"{"layout": {"columns": 3}, "a": 2}"#)
+        #expect(try await client.refresh(force: true) == .updated(changedKeys: ["layout"]))
+        #expect(client.explain(Self.layout).value == "Layout(columns: 3)")
+    }
+
+    @Test("the same rejected value is reported once; a different rejected value is reported again")
+    func rejectionEventsAreNotRepeated() async throws {
+        let observer = RecordingObserver()
+        let fetcher = InMemoryFetcher(json: payload(retries: 99))
+        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).observer(observer).build()
+        _ = try await client.refresh(force: true)
+        fetcher.serve(json: payload(flag: false, retries: 99))
+        _ = try await client.refresh(force: true)
+        fetcher.serve(json: payload(flag: false, retries: 42))
+        _ = try await client.refresh(force: true)
+
+        let rejected = observer.events.compactMap { event -> String? in
+            if case .valueRejected(let rejection) = event { rejection.value } else { nil }
+        }
+        #expect(rejected == ["99", "42"])
+        #expect(client[Keys.retries] == 3)
+    }
+
+    @Test("a rejected candidate's message is built in full although accepted values never render")
+    func rejectionMessage() async throws {
+        let secretLimit = ConfigKey("limit", default: 5, rules: [.range(1...10)], secret: true)
+        let fetcher = InMemoryFetcher(json: #"{"limit": 77, "a": "seven"}"#)
+        let client = try await RemoteConfigBuilder.testing(
+            fetcher: fetcher, clock: ManualClock(), keys: [secretLimit, Keys.a]
+        ).build()
+        _ = try await client.refresh(force: true)
+
+        let limit = try #require(client.explain(secretLimit).rejected.first)
+        #expect(limit.value == Rejection.redacted)
+        #expect(limit.rule == "range(1...10)")
+        #expect(!limit.reason.contains("77"))
+        let a = try #require(client.explain(Keys.a).rejected.first)
+        #expect(a.value == #""seven""#)
+        #expect(a.rule == "type(Int)")
+        #expect(client.explain(secretLimit).value == Rejection.redacted)
+    }
+
+    @Test("a misspelt payload key is reported even when every registered key is also present")
+    func misspeltKeyBesideEveryRegisteredKey() async throws {
+        let observer = RecordingObserver()
+        let fetcher = InMemoryFetcher(json: #"{"a": 1, "b": 2, "B": 3}"#)
+        let client = try await RemoteConfigBuilder.testing(
+            fetcher: fetcher, clock: ManualClock(), keys: [Keys.a, Keys.b]
+        ).observer(observer).build()
+        _ = try await client.refresh(force: true)
+        #expect(observer.events.contains(.mistypedKey(requested: "B", registered: "b")))
+
+        let quiet = RecordingObserver()
+        let exact = try await RemoteConfigBuilder.testing(
+            fetcher: InMemoryFetcher(json: #"{"a": 1, "b": 2}"#), clock: ManualClock(), keys: [Keys.a, Keys.b]
+        ).observer(quiet).build()
+        _ = try await exact.refresh(force: true)
+        #expect(!quiet.events.contains { if case .mistypedKey = $0 { true } else { false } })
+    }
+}
