@@ -6,6 +6,10 @@
 //   ReadProbe scaling <threads> [threads|tasks] [total reads]
 //       Reads one Bool from <threads> threads (or tasks of a task group) at once, 20 million reads
 //       in all by default, and prints the median wall time per read over 11 rounds.
+//   ReadProbe refresh <keys> [rounds] [rules]
+//       Forced refreshes that each activate a new 200 payload of <keys> keys (two variants in turn),
+//       timed in process; prints the median and the CPU time per refresh. Serves profilers
+//       (`valgrind --tool=callgrind`) as well as a quick look.
 //   ReadProbe seed <dir> <keys>
 //       Stores a snapshot of <keys> keys (Bool, Int, Double, String and enum in turn) in a
 //       FileSnapshotCache at <dir>, as the configuration "default".
@@ -171,6 +175,37 @@ func scaling(threads: Int, reads: Int, useTasks: Bool) async {
             + " readsPerSecond=\(String(format: "%.0f", 1e9 / median))")
 }
 
+// MARK: refresh
+
+func refreshTimer(keys count: Int, rounds: Int, rules: Bool) async {
+    let payloads = [0, 1].map { variant in ColdStartWorkload.payload(keys: count, variant: variant) }
+    let fetcher = InMemoryFetcher(payload: payloads[0])
+    let client: RemoteConfigClient
+    do {
+        client = try await RemoteConfigClient.builder(fetcher: fetcher).cache(InMemoryCache())
+            .register(ColdStartWorkload.keys(count, rules: rules)).build()
+        try await client.refresh(force: true)
+    } catch {
+        fail("could not build the client: \(error)")
+    }
+    var samples: [Double] = []
+    let startCPU = processCPUNanoseconds()
+    for round in 0..<rounds {
+        fetcher.serve(payload: payloads[(round + 1) % 2])
+        let start = monotonicNanoseconds()
+        let result = try? await client.refresh(force: true)
+        samples.append(Double(monotonicNanoseconds() - start) / 1_000)
+        guard case .updated(let changed) = result, changed.count == count else {
+            fail("refresh \(round) did not change every key: \(String(describing: result))")
+        }
+    }
+    let cpu = Double(processCPUNanoseconds() - startCPU) / 1_000 / Double(max(rounds, 1))
+    samples.sort()
+    print(
+        "keys=\(count) rules=\(rules) rounds=\(rounds) medianUs=\(String(format: "%.1f", samples[samples.count / 2]))"
+            + " cpuUsPerRefresh=\(String(format: "%.1f", cpu))")
+}
+
 // MARK: seed and cold-start
 
 enum Mode: String, Sendable, CaseIterable {
@@ -185,31 +220,33 @@ enum ColdStartWorkload {
         return "k" + padded + ["_b", "_i", "_d", "_s", "_e"][index % 5]
     }
 
-    static func payload(keys: Int) -> Data {
+    /// The payload; `variant` 1 changes every value (the seeded cache holds variant 0).
+    static func payload(keys: Int, variant: Int = 0) -> Data {
         var out = "{"
         for index in 0..<keys {
             if index > 0 { out += "," }
             out += "\"\(name(index))\":"
             switch index % 5 {
-            case 0: out += index % 2 == 0 ? "true" : "false"
-            case 1: out += String(index * 7)
-            case 2: out += String(Double(index) + 0.25)
-            case 3: out += "\"value-\(index)\""
-            default: out += "\"\(Mode.allCases[index % 3].rawValue)\""
+            case 0: out += (index + variant) % 2 == 0 ? "true" : "false"
+            case 1: out += String(index * 7 + variant)
+            case 2: out += String(Double(index) + 0.25 + Double(variant))
+            case 3: out += "\"value-\(index)-v\(variant)\""
+            default: out += "\"\(Mode.allCases[(index + variant) % 3].rawValue)\""
             }
         }
         return Data((out + "}").utf8)
     }
 
-    static func keys(_ count: Int) -> [any ConfigKeyRepresentable] {
+    /// One key per payload entry; with `rules`, one rule each that every value passes.
+    static func keys(_ count: Int, rules: Bool = false) -> [any ConfigKeyRepresentable] {
         (0..<count).map { index -> any ConfigKeyRepresentable in
             let name = name(index)
             switch index % 5 {
-            case 0: return ConfigKey(name, default: false)
-            case 1: return ConfigKey(name, default: 0)
-            case 2: return ConfigKey(name, default: 0.0)
-            case 3: return ConfigKey(name, default: "")
-            default: return ConfigKey<Mode>(name, default: .auto)
+            case 0: return ConfigKey(name, default: false, rules: rules ? [.oneOf([true, false])] : [])
+            case 1: return ConfigKey(name, default: 0, rules: rules ? [.range(0...10_000_000)] : [])
+            case 2: return ConfigKey(name, default: 0.0, rules: rules ? [.range(0...1e9)] : [])
+            case 3: return ConfigKey(name, default: "", rules: rules ? [.length(1...64)] : [])
+            default: return ConfigKey<Mode>(name, default: .auto, rules: rules ? [.oneOf(Mode.allCases)] : [])
             }
         }
     }
@@ -265,6 +302,10 @@ case "scaling":
     let useTasks = arguments.count > 3 && arguments[3] == "tasks"
     let reads = arguments.count > 4 ? Int(arguments[4]) ?? 20_000_000 : 20_000_000
     await scaling(threads: threads, reads: reads, useTasks: useTasks)
+case "refresh":
+    guard arguments.count >= 3, let keys = Int(arguments[2]), keys > 0 else { fail("usage: ReadProbe refresh <keys> [rounds] [rules]") }
+    let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 200 : 200
+    await refreshTimer(keys: keys, rounds: rounds, rules: arguments.count > 4 && arguments[4] == "rules")
 case "seed":
     guard arguments.count == 4, let keys = Int(arguments[3]), keys > 0 else { fail("usage: ReadProbe seed <dir> <keys>") }
     await seed(directory: URL(fileURLWithPath: arguments[2], isDirectory: true), keys: keys)
@@ -277,5 +318,5 @@ case "cold-start":
 default:
     fail(
         "usage: ReadProbe read-timer [reads] | scaling <threads> [threads|tasks] [reads] | seed <dir> <keys>"
-            + " | cold-start <dir> <keys> [<spawn ns>]")
+            + " | refresh <keys> [rounds] [rules] | cold-start <dir> <keys> [<spawn ns>]")
 }
