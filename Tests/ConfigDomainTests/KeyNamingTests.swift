@@ -76,6 +76,29 @@ struct KeyNamingTests {
         #expect(ConfigKey("g", default: [1.5]).descriptor.defaultValue == .array([.double(1.5)]))
     }
 
+    @Test("a converter is named as given, or after its value type when no name is given")
+    func converterNames() {
+        let named = ValueConverter<Int>(
+            typeName: "Percent", fromValue: { _ throws(ConversionError) in 0 }, fromText: { _ throws(ConversionError) in 0 },
+            toValue: { .int(Int64($0)) })
+        let unnamed = ValueConverter<Int>(
+            fromValue: { _ throws(ConversionError) in 0 }, fromText: { _ throws(ConversionError) in 0 }, toValue: { .int(Int64($0)) })
+        #expect(named.typeName == "Percent")
+        #expect(unnamed.typeName == "Int")
+        #expect(ConfigKey(name: "p", default: 5, converter: named).descriptor.typeName == "Percent")
+        #expect(ValueConverter<Tier>.rawRepresentable.typeName == "Tier")
+        // The enum converter names its type in a refusal, although it no longer renders the name up front.
+        #expect(throws: ConversionError.self) { try ValueConverter<Tier>.rawRepresentable.fromValue(.int(7)) }
+        do throws(ConversionError) {
+            _ = try ValueConverter<Tier>.rawRepresentable.fromValue(.int(7))
+            Issue.record("7 is no raw value of Tier, yet it converted")
+        } catch {
+            #expect(error.expectedType == "Tier")
+            #expect(error.found == "7")
+            #expect(error.reason.hasPrefix("no case of Tier has the raw value 7"))
+        }
+    }
+
     @Test("render shows a value as JSON text")
     func render() {
         #expect(ConfigKey("s", default: "x").render("hello") == #""hello""#)

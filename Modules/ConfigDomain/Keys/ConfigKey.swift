@@ -11,6 +11,9 @@ import Foundation
 ///
 /// Create keys once (as `static let`s) and reuse them: each carries a ``KeyIdentity`` that
 /// makes a read of a registered key an array index.
+///
+/// The initialisers and converters are `@inlinable`: compiled for your key's concrete type, a
+/// key's converter is three plain functions, not closures that capture the type (an allocation each).
 public struct ConfigKey<Value: Sendable>: Sendable {
     /// The key's name in payloads, for example `new_checkout`.
     public let name: String
@@ -31,6 +34,7 @@ public struct ConfigKey<Value: Sendable>: Sendable {
     public let defaultValue: Value
 
     /// Creates a key with an explicit converter.
+    @inlinable
     public init(
         name: String, default defaultValue: Value, converter: ValueConverter<Value>,
         rules: [ValidationRule<Value>] = [], secret: Bool = false, summary: String? = nil
@@ -47,6 +51,7 @@ public struct ConfigKey<Value: Sendable>: Sendable {
 
 extension ConfigKey where Value: ConfigValueConvertible {
     /// Creates a key for `Bool`, `Int`, `Double`, `String`, `URL` or an array of these.
+    @inlinable
     public init(
         _ name: String, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
         summary: String? = nil
@@ -55,6 +60,7 @@ extension ConfigKey where Value: ConfigValueConvertible {
     }
 
     /// Creates a key named by a string enum case.
+    @inlinable
     public init<Name: RawRepresentable<String>>(
         _ name: Name, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
         summary: String? = nil
@@ -65,6 +71,7 @@ extension ConfigKey where Value: ConfigValueConvertible {
 
 extension ConfigKey where Value: RawRepresentable, Value.RawValue: ConfigValueConvertible {
     /// Creates a key for an enum read by its raw value (`String` or `Int`).
+    @inlinable
     public init(
         _ name: String, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
         summary: String? = nil
@@ -74,6 +81,7 @@ extension ConfigKey where Value: RawRepresentable, Value.RawValue: ConfigValueCo
     }
 
     /// Creates an enum key named by a string enum case.
+    @inlinable
     public init<Name: RawRepresentable<String>>(
         _ name: Name, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
         summary: String? = nil
@@ -89,6 +97,7 @@ extension ConfigKey where Value: Decodable {
     /// struct Banner: Codable, Sendable { var title: String; var color: String }
     /// let banner = ConfigKey(decoding: "banner", default: Banner(title: "", color: "blue"))
     /// ```
+    @inlinable
     public init(
         decoding name: String, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
         summary: String? = nil

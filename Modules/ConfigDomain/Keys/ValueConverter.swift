@@ -5,8 +5,11 @@ import Foundation
 /// Built by the key's initialisers: you rarely make one yourself, but you can, for a type the
 /// library does not know.
 public struct ValueConverter<Value: Sendable>: Sendable {
-    /// The Swift type's name in messages.
-    public let typeName: String
+    /// The Swift type's name in messages, for example `Bool` or `Theme`.
+    public var typeName: String { namedType ?? String(describing: Value.self) }
+    /// The name given at creation; nil names the type after `Value`, rendered only when a message
+    /// needs it (rendering a type's name is slow, and a cold start creates every key).
+    @usableFromInline let namedType: String?
     /// Converts a parsed value.
     public let fromValue: @Sendable (ConfigValue) throws(ConversionError) -> Value
     /// Coerces override text typed by a person.
@@ -15,13 +18,34 @@ public struct ValueConverter<Value: Sendable>: Sendable {
     public let toValue: @Sendable (Value) -> ConfigValue?
 
     /// Creates a converter from its three functions.
+    @inlinable
     public init(
         typeName: String,
         fromValue: @escaping @Sendable (ConfigValue) throws(ConversionError) -> Value,
         fromText: @escaping @Sendable (String) throws(ConversionError) -> Value,
         toValue: @escaping @Sendable (Value) -> ConfigValue?
     ) {
-        self.typeName = typeName
+        self.init(namedType: typeName, fromValue: fromValue, fromText: fromText, toValue: toValue)
+    }
+
+    /// Creates a converter whose ``typeName`` is `Value`'s own name.
+    @inlinable
+    public init(
+        fromValue: @escaping @Sendable (ConfigValue) throws(ConversionError) -> Value,
+        fromText: @escaping @Sendable (String) throws(ConversionError) -> Value,
+        toValue: @escaping @Sendable (Value) -> ConfigValue?
+    ) {
+        self.init(namedType: nil, fromValue: fromValue, fromText: fromText, toValue: toValue)
+    }
+
+    @inlinable
+    init(
+        namedType: String?,
+        fromValue: @escaping @Sendable (ConfigValue) throws(ConversionError) -> Value,
+        fromText: @escaping @Sendable (String) throws(ConversionError) -> Value,
+        toValue: @escaping @Sendable (Value) -> ConfigValue?
+    ) {
+        self.namedType = namedType
         self.fromValue = fromValue
         self.fromText = fromText
         self.toValue = toValue
@@ -30,6 +54,7 @@ public struct ValueConverter<Value: Sendable>: Sendable {
 
 extension ValueConverter where Value: ConfigValueConvertible {
     /// The converter of a ``ConfigValueConvertible`` type.
+    @inlinable
     public static var convertible: ValueConverter<Value> {
         ValueConverter(
             typeName: Value.configTypeName,
@@ -41,11 +66,12 @@ extension ValueConverter where Value: ConfigValueConvertible {
 
 extension ValueConverter where Value: RawRepresentable, Value.RawValue: ConfigValueConvertible {
     /// The converter of an enum (or any raw-representable type) read by its raw value.
+    @inlinable
     public static var rawRepresentable: ValueConverter<Value> {
-        let typeName = String(describing: Value.self)
         // `found` is rendered only for the error: this runs for every enum key at every activation.
         @Sendable func make(_ raw: Value.RawValue, found: () -> String) throws(ConversionError) -> Value {
             guard let v = Value(rawValue: raw) else {
+                let typeName = String(describing: Value.self)
                 var reason = "no case of \(typeName) has the raw value \(raw)"
                 if let all = (Value.self as? any CaseIterable.Type)?.allCases as? any Collection {
                     let names = all.compactMap { ($0 as? Value).map { "\($0.rawValue)" } }
@@ -56,7 +82,6 @@ extension ValueConverter where Value: RawRepresentable, Value.RawValue: ConfigVa
             return v
         }
         return ValueConverter(
-            typeName: typeName,
             fromValue: { (v: ConfigValue) throws(ConversionError) -> Value in
                 try make(try Value.RawValue(configValue: v), found: { v.jsonText() })
             },
@@ -72,15 +97,14 @@ extension ValueConverter where Value: Decodable {
     ///
     /// A decoding failure names the path inside the value, for example `items[2].price`.
     /// When the type is also `Encodable`, defaults render for provenance and change detection.
+    @inlinable
     public static var decodable: ValueConverter<Value> {
-        let typeName = String(describing: Value.self)
-        return ValueConverter(
-            typeName: typeName,
+        ValueConverter(
             fromValue: { (v: ConfigValue) throws(ConversionError) -> Value in
                 do throws(DecodingFailure) {
                     return try ConfigValueDecoder().decode(Value.self, from: v)
                 } catch {
-                    throw ConversionError(expectedType: typeName, found: v.jsonText(), reason: error.description)
+                    throw ConversionError(expectedType: String(describing: Value.self), found: v.jsonText(), reason: error.description)
                 }
             },
             fromText: { (t: String) throws(ConversionError) -> Value in
@@ -88,12 +112,13 @@ extension ValueConverter where Value: Decodable {
                 do throws(JSONParseError) {
                     parsed = try JSONParser().parse(Data(t.utf8))
                 } catch {
-                    throw ConversionError(expectedType: typeName, found: t, reason: "not valid JSON text: \(error)")
+                    throw ConversionError(
+                        expectedType: String(describing: Value.self), found: t, reason: "not valid JSON text: \(error)")
                 }
                 do throws(DecodingFailure) {
                     return try ConfigValueDecoder().decode(Value.self, from: parsed)
                 } catch {
-                    throw ConversionError(expectedType: typeName, found: t, reason: error.description)
+                    throw ConversionError(expectedType: String(describing: Value.self), found: t, reason: error.description)
                 }
             },
             toValue: { value in
