@@ -161,7 +161,8 @@ public struct RemoteConfigBuilder: Sendable {
         } catch {
             throw .configuration(error)
         }
-        let descriptors = registry.descriptors
+        // Only override sources need descriptors; a client without any does not build them.
+        let descriptors = settings.overrideSources.isEmpty ? [] : registry.descriptors
 
         let events = Broadcaster<ConfigEvent>()
         let updates = Broadcaster<ConfigUpdate>()

@@ -9,16 +9,20 @@ struct KeyRegistry: Sendable {
     /// Slot by `KeyIdentity.rawValue - identityBase`, `-1` when that identity is not registered.
     @usableFromInline let slotByIdentity: [Int32]
     @usableFromInline let identityBase: Int
-    /// Registered names by their normalised spelling, for mistyped-key detection.
-    let nameByNormalised: [String: String]
+    /// Registered names by their normalised spelling, for mistyped-key detection: built on the
+    /// first lookup (most clients never see a misspelt key, and a cold start should not pay for it).
+    private let nameByNormalised = Locked<[String: String]?>(nil)
 
     var descriptors: [KeyDescriptor] { entries.map(\.descriptor) }
 
     /// Builds the registry, merging exact duplicates and refusing conflicting ones.
     init(keys: [KeyEntry]) throws(ConfigurationError) {
         var entries: [KeyEntry] = []
+        entries.reserveCapacity(keys.count)
         var slotByName: [String: Int] = [:]
+        slotByName.reserveCapacity(keys.count)
         var identityToSlot: [(Int, Int)] = []
+        identityToSlot.reserveCapacity(keys.count)
         for key in keys {
             if let problem = Self.ruleProblem(key) { throw problem }
             if let existing = slotByName[key.name] {
@@ -46,13 +50,10 @@ struct KeyRegistry: Sendable {
         let top = identityToSlot.map(\.0).max() ?? -1
         var table = [Int32](repeating: -1, count: max(0, top - base + 1))
         for (identity, slot) in identityToSlot { table[identity - base] = Int32(slot) }
-        var normalised: [String: String] = [:]
-        for entry in entries { normalised[Self.normalise(entry.name)] = entry.name }
         self.entries = entries
         self.slotByName = slotByName
         self.slotByIdentity = table
         self.identityBase = base
-        self.nameByNormalised = normalised
     }
 
     /// The slot of a key, or nil when that key is not registered.
@@ -67,7 +68,16 @@ struct KeyRegistry: Sendable {
     /// The registered name a mistyped name probably meant (same letters, other case or separators).
     func likelyIntended(_ name: String) -> String? {
         guard slotByName[name] == nil else { return nil }
-        return nameByNormalised[Self.normalise(name)]
+        let wanted = Self.normalise(name)
+        return nameByNormalised.withLock { names in
+            if names == nil {
+                var built: [String: String] = [:]
+                built.reserveCapacity(entries.count)
+                for entry in entries { built[Self.normalise(entry.name)] = entry.name }
+                names = built
+            }
+            return names?[wanted]
+        }
     }
 
     /// The name lowercased, with everything but letters and digits removed (`Max-Retries` → `maxretries`).

@@ -53,8 +53,8 @@ struct Resolver: Sendable {
                 guard let candidate = layer.snapshot.values[entry.name] else { continue }
                 let result: KeyEntry.Candidate
                 switch candidate.content {
-                case .value(let value): result = entry.resolveValue(value, candidate.origin)
-                case .text(let text): result = entry.resolveText(text, candidate.origin)
+                case .value(let value): result = entry.resolveValue(value, origin: candidate.origin)
+                case .text(let text): result = entry.resolveText(text, origin: candidate.origin)
                 }
                 switch result {
                 case .accepted(let box, let raw):
@@ -67,7 +67,7 @@ struct Resolver: Sendable {
 
             if let value = snapshotValues[entry.name] {
                 matchedSnapshotKeys &+= 1
-                switch entry.resolveValue(value, snapshotOrigin) {
+                switch entry.resolveValue(value, origin: snapshotOrigin) {
                 case .accepted(let box, let raw):
                     lastGood[slot] = LastGood(box: box, raw: raw, source: snapshotSource)
                     if winner == nil { winner = (box, raw, snapshotLayer) }
@@ -93,7 +93,7 @@ struct Resolver: Sendable {
             if before.raw != raw
                 || (raw == nil
                     && (before.layer != layer
-                        || entry.renderBox(previous.boxes[slot]) != entry.renderBox(box)))
+                        || entry.render(previous.boxes[slot]) != entry.render(box)))
             {
                 changed.append(entry.name)
             }
