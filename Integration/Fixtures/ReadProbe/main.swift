@@ -9,15 +9,19 @@
 //   ReadProbe refresh <keys> [rounds] [rules]
 //       Forced refreshes that each activate a new 200 payload of <keys> keys (two variants in turn),
 //       timed in process; prints the median and the CPU time per refresh. Serves profilers
-//       (`valgrind --tool=callgrind`) as well as a quick look.
+//       (`perf record`) as well as a quick look; `rules` gives every key one rule.
 //   ReadProbe seed <dir> <keys>
 //       Stores a snapshot of <keys> keys (Bool, Int, Double, String and enum in turn) in a
 //       FileSnapshotCache at <dir>, as the configuration "default".
 //   ReadProbe cold-start <dir> <keys> [<spawn time, CLOCK_MONOTONIC ns>]
 //       What an app does at launch: registers the same <keys> keys, builds a client over the
 //       FileSnapshotCache at <dir>, and reads the first key, which must come from the cache.
-//       Prints `value=… spawnToReadNs=… mainToReadNs=… mainToReadCPUNs=…` (spawnToReadNs only
-//       when the spawn time is given) and exits.
+//       Prints `value=… mainToReadNs=… mainToReadCPUNs=… keysNs=… registerNs=… buildNs=… spawnToReadNs=…`
+//       (keysNs: creating the keys; registerNs: the builder and `register`; buildNs: `build()`;
+//       spawnToReadNs only when the spawn time is given) and exits.
+//   ReadProbe cold-repeat <dir> <keys> <rounds>
+//       The cold-start work <rounds> times in one process (one line each): its steady-state cost,
+//       without the process's first-use costs, for profilers.
 //
 // Build it in release (`swift build -c release --product ReadProbe`): a debug build measures the
 // debug build.
@@ -269,12 +273,17 @@ func seed(directory: URL, keys: Int) async {
 func coldStart(directory: URL, keys count: Int, spawnedAt: UInt64?) async {
     let keys = ColdStartWorkload.keys(count)
     guard let first = keys.first as? ConfigKey<Bool> else { fail("the first cold-start key is not a Bool") }
+    let keysMade = monotonicNanoseconds()
     let client: RemoteConfigClient
+    var built: UInt64 = 0
+    var registered: UInt64 = 0
     do {
-        client = try await RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: "{}"))
+        let builder = RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: "{}"))
             .cache(FileSnapshotCache(directory: directory))
             .register(keys)
-            .build()
+        registered = monotonicNanoseconds()
+        client = try await builder.build()
+        built = monotonicNanoseconds()
     } catch {
         fail("could not build the client: \(error)")
     }
@@ -286,6 +295,7 @@ func coldStart(directory: URL, keys count: Int, spawnedAt: UInt64?) async {
         fail("the first read did not see the cached value (cache: \(client.status.cache))")
     }
     var line = "value=\(value) mainToReadNs=\(end - mainStart) mainToReadCPUNs=\(endCPU - mainStartCPU)"
+    line += " keysNs=\(keysMade - mainStart) registerNs=\(registered - keysMade) buildNs=\(built - registered)"
     if let spawnedAt { line += " spawnToReadNs=\(end &- spawnedAt)" }
     print(line)
 }
@@ -306,6 +316,13 @@ case "refresh":
     guard arguments.count >= 3, let keys = Int(arguments[2]), keys > 0 else { fail("usage: ReadProbe refresh <keys> [rounds] [rules]") }
     let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 200 : 200
     await refreshTimer(keys: keys, rounds: rounds, rules: arguments.count > 4 && arguments[4] == "rules")
+case "cold-repeat":
+    guard arguments.count == 5, let keys = Int(arguments[3]), keys > 0, let rounds = Int(arguments[4]) else {
+        fail("usage: ReadProbe cold-repeat <dir> <keys> <rounds>")
+    }
+    for _ in 0..<rounds {
+        await coldStart(directory: URL(fileURLWithPath: arguments[2], isDirectory: true), keys: keys, spawnedAt: nil)
+    }
 case "seed":
     guard arguments.count == 4, let keys = Int(arguments[3]), keys > 0 else { fail("usage: ReadProbe seed <dir> <keys>") }
     await seed(directory: URL(fileURLWithPath: arguments[2], isDirectory: true), keys: keys)
@@ -318,5 +335,6 @@ case "cold-start":
 default:
     fail(
         "usage: ReadProbe read-timer [reads] | scaling <threads> [threads|tasks] [reads] | seed <dir> <keys>"
-            + " | refresh <keys> [rounds] [rules] | cold-start <dir> <keys> [<spawn ns>]")
+            + " | refresh <keys> [rounds] [rules] | cold-start <dir> <keys> [<spawn ns>]"
+            + " | cold-repeat <dir> <keys> <rounds>")
 }
