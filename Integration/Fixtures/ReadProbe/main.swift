@@ -5,7 +5,8 @@
 //       one line per type: `<type> <median ns per read>`.
 //   ReadProbe scaling <threads> [threads|tasks] [total reads]
 //       Reads one Bool from <threads> threads (or tasks of a task group) at once, 20 million reads
-//       in all by default, and prints the median wall time per read over 11 rounds.
+//       in all by default, taken in chunks from a shared counter, and prints the median wall time
+//       per read over 11 rounds.
 //   ReadProbe refresh <keys> [rounds] [rules]
 //       Forced refreshes that each activate a new 200 payload of <keys> keys (two variants in turn),
 //       timed in process; prints the median and the CPU time per refresh. Serves profilers
@@ -140,7 +141,39 @@ func readTimer(readsPerBatch: Int) async {
 
 // MARK: scaling
 
+/// Hands out reads in chunks, so every reader stays busy until the total is done (see `scaling`).
+final class WorkCounter: Sendable {
+    private let handedOut = Mutex(0)
+    let total: Int
+    let chunk = 65_536
+
+    init(total: Int) { self.total = total }
+
+    /// The next chunk's size, or nil when every read has been handed out.
+    func take() -> Int? {
+        let first = handedOut.withLock { next in
+            defer { next += chunk }
+            return next
+        }
+        return first < total ? min(chunk, total - first) : nil
+    }
+}
+
+/// A value behind an `NSLock`.
+///
+/// `@unchecked Sendable`: `value` is only touched inside `withLock`, under `lock`.
+final class Mutex<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
+}
+
 /// Reads from `threads` threads (or tasks) at once, `reads` reads in all, and prints the wall time per read.
+///
+/// The readers take chunks of 65,536 reads from a shared counter instead of a fixed share each,
+/// so when another process takes part of a core for a while the other reader does more of the
+/// work, and the wall time measures the readers' combined throughput rather than the slowest one.
 func scaling(threads: Int, reads: Int, useTasks: Bool) async {
     let flag = ConfigKey("flag", default: false)
     let client: RemoteConfigClient
@@ -150,25 +183,23 @@ func scaling(threads: Int, reads: Int, useTasks: Bool) async {
     } catch {
         fail("could not build the client: \(error)")
     }
+    @Sendable func read(_ work: WorkCounter) {
+        var hits = 0
+        while let count = work.take() {
+            for _ in 0..<count where client[flag] { hits &+= 1 }
+        }
+        consume(hits)
+    }
     var samples: [Double] = []
     for _ in 0..<11 {
+        let work = WorkCounter(total: reads)
         let start = monotonicNanoseconds()
         if useTasks {
             await withTaskGroup(of: Void.self) { group in
-                for _ in 0..<threads {
-                    group.addTask {
-                        var hits = 0
-                        for _ in 0..<(reads / threads) where client[flag] { hits &+= 1 }
-                        consume(hits)
-                    }
-                }
+                for _ in 0..<threads { group.addTask { read(work) } }
             }
         } else {
-            DispatchQueue.concurrentPerform(iterations: threads) { _ in
-                var hits = 0
-                for _ in 0..<(reads / threads) where client[flag] { hits &+= 1 }
-                consume(hits)
-            }
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in read(work) }
         }
         samples.append(Double(monotonicNanoseconds() - start) / Double(reads))
     }
