@@ -87,4 +87,33 @@ struct ChangeDetectionTests {
         _ = try await exact.refresh(force: true)
         #expect(!quiet.events.contains { if case .mistypedKey = $0 { true } else { false } })
     }
+
+    /// Makes a key inside generic code, where its initialiser runs unspecialised.
+    static func genericKey<Value: ConfigValueConvertible & Sendable>(
+        _ name: String, default value: Value, rules: [ValidationRule<Value>]
+    ) -> ConfigKey<Value> {
+        ConfigKey(name, default: value, rules: rules)
+    }
+
+    @Test("a key made in generic code resolves, rejects and renders like one made for its concrete type")
+    func keyMadeInGenericCode() async throws {
+        let generic = Self.genericKey("limit", default: 5, rules: [.range(1...10)])
+        let concrete = ConfigKey("limit2", default: 5, rules: [.range(1...10)])
+        let fetcher = InMemoryFetcher(json: #"{"limit": 7, "limit2": 7}"#)
+        let client = try await RemoteConfigBuilder.testing(
+            fetcher: fetcher, clock: ManualClock(), keys: [generic, concrete]
+        ).build()
+        _ = try await client.refresh(force: true)
+        #expect(client[generic] == 7)
+        #expect(client[concrete] == 7)
+
+        fetcher.serve(json: #"{"limit": 70, "limit2": 70}"#)
+        _ = try await client.refresh(force: true)
+        #expect(client[generic] == 7)
+        let a = try #require(client.explain(generic).rejected.first)
+        let b = try #require(client.explain(concrete).rejected.first)
+        #expect(a.reason == b.reason)
+        #expect(a.reason == "70 is outside 1...10")
+        #expect(client.explain(generic).value == "7")
+    }
 }

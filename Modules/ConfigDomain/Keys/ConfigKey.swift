@@ -13,7 +13,8 @@ import Foundation
 /// makes a read of a registered key an array index.
 ///
 /// The initialisers and converters are `@inlinable`: compiled for your key's concrete type, a
-/// key's converter is three plain functions, not closures that capture the type (an allocation each).
+/// key's converter is three plain functions, not closures that capture the type, and the key's
+/// type-erased form, which a client registers and resolves, is made here once, specialised.
 public struct ConfigKey<Value: Sendable>: Sendable {
     /// The key's name in payloads, for example `new_checkout`.
     public let name: String
@@ -27,6 +28,8 @@ public struct ConfigKey<Value: Sendable>: Sendable {
     public let converter: ValueConverter<Value>
     /// The process-unique identity used by the client's read path.
     public let identity: KeyIdentity
+    /// This key's conversion work behind non-generic functions, made here, where `Value` is known.
+    @usableFromInline package let erased: ErasedKey
     /// The value read when no layer supplies a valid one.
     ///
     /// Stored last: every field before it then sits at a fixed offset, so code that is generic
@@ -46,6 +49,8 @@ public struct ConfigKey<Value: Sendable>: Sendable {
         self.summary = summary
         self.converter = converter
         self.identity = .next()
+        self.erased = ErasedKey(
+            KeyChecks(name: name, isSecret: secret, converter: converter, rules: rules), defaultValue: defaultValue)
     }
 }
 
@@ -112,7 +117,7 @@ extension ConfigKey {
     /// - Parameter origin: where the value came from (a layer, a variable), kept in the rejection.
     public func resolve(_ value: ConfigValue, origin: String? = nil) -> Result<Value, Rejection> {
         do throws(Rejection) {
-            return .success(try accepting(value, origin: origin))
+            return .success(try checks.accepting(value, origin: origin))
         } catch {
             return .failure(error)
         }
@@ -121,51 +126,16 @@ extension ConfigKey {
     /// Coerces override text and runs every rule.
     public func resolve(text: String, origin: String? = nil) -> Result<Value, Rejection> {
         do throws(Rejection) {
-            return .success(try accepting(text: text, origin: origin))
+            return .success(try checks.accepting(text: text, origin: origin))
         } catch {
             return .failure(error)
         }
     }
 
-    /// ``resolve(_:origin:)`` for the client's resolver: the same checks, with the rejection thrown.
-    ///
-    /// The value's text (for the rejection's message) is rendered only when a rule refuses it,
-    /// and no `Result` of the generic `Value` is built: this runs once per key per activation.
-    package func accepting(_ value: ConfigValue, origin: String?) throws(Rejection) -> Value {
-        let typed: Value
-        do throws(ConversionError) {
-            typed = try converter.fromValue(value)
-        } catch {
-            throw rejection(
-                found: value.jsonText(), secrets: Self.leafTexts(of: value), rule: "type(\(converter.typeName))",
-                reason: error.reason, origin: origin)
-        }
-        if rules.isEmpty { return typed }
-        try validate(typed, rendered: { value.jsonText() }, secrets: { Self.leafTexts(of: value) }, origin: origin)
-        return typed
-    }
-
-    /// ``resolve(text:origin:)`` with the rejection thrown (see ``accepting(_:origin:)``).
-    package func accepting(text: String, origin: String?) throws(Rejection) -> Value {
-        let typed: Value
-        do throws(ConversionError) {
-            typed = try converter.fromText(text)
-        } catch {
-            throw rejection(
-                found: text, secrets: Self.textSecrets(text), rule: "type(\(converter.typeName))", reason: error.reason,
-                origin: origin)
-        }
-        if rules.isEmpty { return typed }
-        try validate(typed, rendered: { text }, secrets: { Self.textSecrets(text) }, origin: origin)
-        return typed
-    }
-
     /// Runs every rule on an already typed value.
     public func validate(_ value: Value, origin: String? = nil) -> Result<Value, Rejection> {
         do throws(Rejection) {
-            try validate(
-                value, rendered: { render(value) },
-                secrets: { isSecret ? converter.toValue(value).map(Self.leafTexts(of:)) ?? [] : [] }, origin: origin)
+            try checks.validate(value, origin: origin)
             return .success(value)
         } catch {
             return .failure(error)
@@ -183,64 +153,8 @@ extension ConfigKey {
     }
 
     /// Renders a value for messages, redacted when the key is secret.
-    public func render(_ value: Value) -> String {
-        if isSecret { return Rejection.redacted }
-        return converter.toValue(value)?.jsonText() ?? String(describing: value)
-    }
+    public func render(_ value: Value) -> String { checks.render(value) }
 
-    /// Throws the first rule's rejection; `rendered` and `secrets` are only evaluated then.
-    private func validate(
-        _ typed: Value, rendered: () -> String, secrets: () -> [String], origin: String?
-    ) throws(Rejection) {
-        for rule in rules {
-            if let reason = rule.evaluate(typed) {
-                throw rejection(found: rendered(), secrets: secrets(), rule: rule.name, reason: reason, typed: typed, origin: origin)
-            }
-        }
-    }
-
-    /// The texts of an override that may not show in a secret key's reason.
-    private static func textSecrets(_ text: String) -> [String] {
-        [text, text.trimmingCharacters(in: .whitespacesAndNewlines)]
-    }
-
-    /// A rejection; for a secret key the value is redacted and the reason may not show any of `secrets`.
-    ///
-    /// Built-in rules start their reason with the value (`42 is outside 0...10`): for a secret key
-    /// that becomes `the value is outside 0...10`. A reason that still shows any part of the
-    /// value is replaced by one that names only the rule.
-    private func rejection(
-        found: String, secrets: [String], rule: String, reason: String, typed: Value? = nil, origin: String?
-    ) -> Rejection {
-        guard isSecret else { return Rejection(key: name, value: found, rule: rule, reason: reason, origin: origin) }
-        var safeReason = reason
-        var hidden = secrets + [found]
-        if let typed {
-            let shown = String(describing: typed)
-            if !shown.isEmpty, safeReason.hasPrefix(shown + " ") {
-                safeReason = "the value" + safeReason.dropFirst(shown.count)
-            }
-            hidden.append(shown)
-        }
-        if hidden.contains(where: { !$0.isEmpty && safeReason.contains($0) }) {
-            safeReason =
-                typed == nil
-                ? "the value is not a valid \(converter.typeName); details are hidden because the key is secret"
-                : "the value fails \(rule); details are hidden because the key is secret"
-        }
-        return Rejection(key: name, value: Rejection.redacted, rule: rule, reason: safeReason, origin: origin)
-    }
-
-    /// Every piece of text a value holds (strings, numbers, object keys), to keep secrets out of reasons.
-    private static func leafTexts(of value: ConfigValue) -> [String] {
-        switch value {
-        case .null: []
-        case .bool(let b): [b ? "true" : "false"]
-        case .int(let i): [String(i)]
-        case .double: [value.jsonText()]
-        case .string(let s): [s]
-        case .array(let items): items.flatMap(leafTexts(of:))
-        case .object(let members): members.flatMap { [$0.key] + leafTexts(of: $0.value) }
-        }
-    }
+    /// This key's conversion and rules.
+    var checks: KeyChecks<Value> { KeyChecks(name: name, isSecret: isSecret, converter: converter, rules: rules) }
 }

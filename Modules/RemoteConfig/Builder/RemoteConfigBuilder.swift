@@ -92,11 +92,10 @@ public struct RemoteConfigBuilder: Sendable {
     /// Registers a list of keys.
     public func register(_ keys: [any ConfigKeyRepresentable]) -> Self {
         var copy = self
-        for key in keys { copy.keys.append(Self.entry(for: key)) }
+        copy.keys.reserveCapacity(copy.keys.count + keys.count)
+        for key in keys { copy.keys.append(KeyEntry(key)) }
         return copy
     }
-
-    private static func entry<K: ConfigKeyRepresentable>(for key: K) -> KeyEntry { KeyEntry(key.configKey) }
 
     /// Sets the clock (inject `ManualClock` from `TestDoubles` in tests).
     public func clock(_ clock: any ConfigClock) -> Self {

@@ -46,46 +46,50 @@ struct Resolver: Sendable {
         for slot in 0..<count {
             let entry = entries[slot]
             var rejected: [Rejection] = []
-            var winner: (box: any AnyObject & Sendable, raw: ConfigValue?, layer: ValueLayer)?
+            // The winner so far, as three variables: an optional tuple would be copied whole (and
+            // retained field by field) at every step, a measurable cost at a thousand keys.
+            var found = false
+            var box = entry.defaultBox
+            var raw = entry.defaultRaw
+            var layer = ValueLayer.defaultValue
 
             for position in overrides.indices {
-                let layer = overrides[position]
-                guard let candidate = layer.snapshot.values[entry.name] else { continue }
-                let result: KeyEntry.Candidate
+                let source = overrides[position]
+                guard let candidate = source.snapshot.values[entry.name] else { continue }
+                let outcome: ErasedKey.Outcome
                 switch candidate.content {
-                case .value(let value): result = entry.resolveValue(value, origin: candidate.origin)
-                case .text(let text): result = entry.resolveText(text, origin: candidate.origin)
+                case .value(let value): outcome = entry.resolveValue(value, origin: candidate.origin)
+                case .text(let text): outcome = entry.resolveText(text, origin: candidate.origin)
                 }
-                switch result {
-                case .accepted(let box, let raw):
-                    winner = (box, raw, .override(source: layer.name, position: position, origin: candidate.origin))
-                case .rejected(let rejection):
+                if case .accepted(let accepted, let acceptedRaw) = outcome {
+                    (found, box, raw) = (true, accepted, acceptedRaw)
+                    layer = .override(source: source.name, position: position, origin: candidate.origin)
+                    break
+                } else if case .rejected(let rejection) = outcome {
                     rejected.append(rejection)
                 }
-                if winner != nil { break }
             }
 
             if let value = snapshotValues[entry.name] {
                 matchedSnapshotKeys &+= 1
                 switch entry.resolveValue(value, origin: snapshotOrigin) {
-                case .accepted(let box, let raw):
-                    lastGood[slot] = LastGood(box: box, raw: raw, source: snapshotSource)
-                    if winner == nil { winner = (box, raw, snapshotLayer) }
+                case .accepted(let accepted, let acceptedRaw):
+                    lastGood[slot] = LastGood(box: accepted, raw: acceptedRaw, source: snapshotSource)
+                    if !found { (found, box, raw, layer) = (true, accepted, acceptedRaw, snapshotLayer) }
                 case .rejected(let rejection):
                     rejected.append(rejection)
                     if let kept = previous?.lastGood[slot] {
                         lastGood[slot] = kept
-                        if winner == nil { winner = (kept.box, kept.raw, .lastGoodSnapshot(source: kept.source)) }
+                        if !found { (found, box, raw, layer) = (true, kept.box, kept.raw, .lastGoodSnapshot(source: kept.source)) }
                     }
                 }
             }
 
-            let (box, raw, layer) = winner ?? (entry.defaultBox, entry.defaultRaw, .defaultValue)
             boxes.append(box)
             details.append(SlotDetail(layer: layer, raw: raw, rejected: rejected))
 
             guard let previous else {
-                newRejections.append(contentsOf: rejected)
+                if !rejected.isEmpty { newRejections.append(contentsOf: rejected) }
                 continue
             }
             let before = previous.details[slot]
