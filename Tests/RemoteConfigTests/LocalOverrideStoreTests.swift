@@ -95,6 +95,19 @@ struct LocalOverrideStoreTests {
         #expect(snapshot.problems.first?.contains("unreadable") == true)
     }
 
+    @Test("persisted overrides that are valid JSON but not an object are reported, not silently dropped")
+    func persistedNonObject() async throws {
+        let cache = InMemoryCache()
+        try await cache.store(cached(#"["new_checkout", true]"#, fetchedAt: epoch), as: "debug", slot: .active)
+        let store = LocalOverrideStore(persistence: .init(cache: cache, name: "debug"), buildKind: .debug)
+        let snapshot = await store.overrides(for: [Keys.flag.descriptor])
+        #expect(snapshot.values.isEmpty)
+        #expect(
+            snapshot.problems == [
+                #"persisted overrides in "debug" are a JSON array, not an object of keys to values; starting empty"#
+            ])
+    }
+
     @Test("a failing persistence write is a typed error; the value is still set in memory")
     func persistenceFailure() async throws {
         let cache = InMemoryCache()

@@ -188,7 +188,14 @@ public final class LocalOverrideStore: OverrideSource, Sendable {
             switch await persistence.cache.load(persistence.name, slot: .active) {
             case .hit(let cached):
                 do throws(JSONParseError) {
-                    if case .object(let members) = try JSONParser().parse(cached.payload) { loaded = members }
+                    let parsed = try JSONParser().parse(cached.payload)
+                    if case .object(let members) = parsed {
+                        loaded = members
+                    } else {
+                        problems.append(
+                            "persisted overrides in \"\(persistence.name)\" are a JSON \(parsed.kind), not an object of keys to values; starting empty"
+                        )
+                    }
                 } catch {
                     problems.append("persisted overrides in \"\(persistence.name)\" are unreadable (\(error)); starting empty")
                 }
