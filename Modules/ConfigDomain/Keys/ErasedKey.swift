@@ -8,6 +8,11 @@ import Foundation
 /// activation. Generic code that handles a `ConfigKey<Value>` whose `Value` it does not know looks
 /// up type metadata at run time, several times per key (about 80 ns each here); these functions
 /// were specialised when the key was made, so registering and resolving a key does none of that.
+///
+/// Layout: the typed state lives in one ``TypedKeyFunctions`` object, and the three entry points
+/// are capture-free functions that take it as their first argument (a closure that captured it
+/// would cost an allocation of its own, three per key). So a key costs three small objects: this,
+/// its functions and its boxed default.
 @usableFromInline
 package final class ErasedKey: Sendable {
     /// What became of one candidate value.
@@ -26,56 +31,96 @@ package final class ErasedKey: Sendable {
     @usableFromInline package let defaultBox: any AnyObject & Sendable
     /// The default rendered as a ``ConfigValue`` (nil for types that cannot render).
     @usableFromInline package let defaultRaw: ConfigValue?
-    /// Converts a parsed value and runs every rule; the origin is kept in a rejection.
-    @usableFromInline package let resolveValue: @Sendable (_ value: ConfigValue, _ origin: String) -> Outcome
-    /// Coerces override text and runs every rule; the origin is kept in a rejection.
-    @usableFromInline package let resolveText: @Sendable (_ text: String, _ origin: String) -> Outcome
-    /// Renders a ``ValueBox`` of the key's type for messages (redacted for secret keys).
-    @usableFromInline package let render: @Sendable (AnyObject) -> String
     /// Problems with the key's rules themselves (an invalid pattern): rule name and problem.
     @usableFromInline package let ruleProblems: [(rule: String, problem: String)]
+    /// The key's ``TypedKeyFunctions``, the first argument of the three functions below.
+    @usableFromInline let functions: any AnyObject & Sendable
+    @usableFromInline let resolveValueFunction: @Sendable (AnyObject, ConfigValue, String) -> Outcome
+    @usableFromInline let resolveTextFunction: @Sendable (AnyObject, String, String) -> Outcome
+    @usableFromInline let renderFunction: @Sendable (AnyObject, AnyObject) -> String
+
+    /// Converts a parsed value and runs every rule; `origin` is kept in a rejection.
+    @inlinable
+    package func resolveValue(_ value: ConfigValue, origin: String) -> Outcome {
+        resolveValueFunction(functions, value, origin)
+    }
+
+    /// Coerces override text and runs every rule; `origin` is kept in a rejection.
+    @inlinable
+    package func resolveText(_ text: String, origin: String) -> Outcome {
+        resolveTextFunction(functions, text, origin)
+    }
+
+    /// Renders a ``ValueBox`` of the key's type for messages (redacted for secret keys).
+    @inlinable
+    package func render(_ box: AnyObject) -> String { renderFunction(functions, box) }
 
     /// Makes the functions for a key with `checks` and `defaultValue`.
-    ///
+    @inlinable
+    init<Value: Sendable>(_ checks: KeyChecks<Value>, defaultValue: Value) {
+        let rules = checks.rules
+        ruleProblems = rules.isEmpty ? [] : rules.compactMap { rule in rule.configurationProblem.map { (rule.name, $0) } }
+        valueType = ObjectIdentifier(Value.self)
+        defaultBox = ValueBox(defaultValue)
+        defaultRaw = checks.converter.toValue(defaultValue)
+        functions = TypedKeyFunctions(checks)
+        resolveValueFunction = { functions, value, origin in
+            unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).resolve(value, origin: origin)
+        }
+        resolveTextFunction = { functions, text, origin in
+            unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).resolve(text: text, origin: origin)
+        }
+        renderFunction = { functions, box in
+            unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).render(box)
+        }
+    }
+}
+
+/// The typed half of an ``ErasedKey``: its checks, and the work on one candidate.
+@usableFromInline
+final class TypedKeyFunctions<Value: Sendable>: Sendable {
+    @usableFromInline let checks: KeyChecks<Value>
+
+    @inlinable
+    init(_ checks: KeyChecks<Value>) { self.checks = checks }
+
     /// A value that converts and passes every rule takes the short path (convert, check, box).
     /// A refused one goes through ``KeyChecks`` again, which builds the rejection and its message:
     /// a rare path traded for the common one.
     @inlinable
-    init<Value: Sendable>(_ checks: KeyChecks<Value>, defaultValue: Value) {
-        let fromValue = checks.converter.fromValue
-        let fromText = checks.converter.fromText
-        let toValue = checks.converter.toValue
-        let rules = checks.rules
-        let passes: (@Sendable (Value) -> Bool)? =
-            rules.isEmpty ? nil : { @Sendable value in rules.allSatisfy { $0.evaluate(value) == nil } }
-        ruleProblems = rules.isEmpty ? [] : rules.compactMap { rule in rule.configurationProblem.map { (rule.name, $0) } }
-        valueType = ObjectIdentifier(Value.self)
-        defaultBox = ValueBox(defaultValue)
-        defaultRaw = toValue(defaultValue)
-        resolveValue = { value, origin in
-            do throws(ConversionError) {
-                let typed = try fromValue(value)
-                if passes?(typed) ?? true { return .accepted(ValueBox(typed), raw: toValue(typed)) }
-            } catch {}
-            do throws(Rejection) {
-                let typed = try checks.accepting(value, origin: origin)
-                return .accepted(ValueBox(typed), raw: toValue(typed))
-            } catch {
-                return .rejected(error)
-            }
+    func resolve(_ value: ConfigValue, origin: String) -> ErasedKey.Outcome {
+        do throws(ConversionError) {
+            let typed = try checks.converter.fromValue(value)
+            if checks.rules.allSatisfy({ $0.evaluate(typed) == nil }) { return accept(typed) }
+        } catch {}
+        do throws(Rejection) {
+            return accept(try checks.accepting(value, origin: origin))
+        } catch {
+            return .rejected(error)
         }
-        resolveText = { text, origin in
-            do throws(ConversionError) {
-                let typed = try fromText(text)
-                if passes?(typed) ?? true { return .accepted(ValueBox(typed), raw: toValue(typed)) }
-            } catch {}
-            do throws(Rejection) {
-                let typed = try checks.accepting(text: text, origin: origin)
-                return .accepted(ValueBox(typed), raw: toValue(typed))
-            } catch {
-                return .rejected(error)
-            }
+    }
+
+    /// ``resolve(_:origin:)`` for override text.
+    @inlinable
+    func resolve(text: String, origin: String) -> ErasedKey.Outcome {
+        do throws(ConversionError) {
+            let typed = try checks.converter.fromText(text)
+            if checks.rules.allSatisfy({ $0.evaluate(typed) == nil }) { return accept(typed) }
+        } catch {}
+        do throws(Rejection) {
+            return accept(try checks.accepting(text: text, origin: origin))
+        } catch {
+            return .rejected(error)
         }
-        render = { box in checks.render(unsafeDowncast(box, to: ValueBox<Value>.self).value) }
+    }
+
+    @inlinable
+    func accept(_ typed: Value) -> ErasedKey.Outcome {
+        .accepted(ValueBox(typed), raw: checks.converter.toValue(typed))
+    }
+
+    @inlinable
+    func render(_ box: AnyObject) -> String {
+        checks.render(unsafeDowncast(box, to: ValueBox<Value>.self).value)
     }
 }

@@ -38,10 +38,10 @@ final class KeyEntry: Sendable {
     var ruleProblems: [(rule: String, problem: String)] { erased.ruleProblems }
 
     /// Converts and validates a parsed value into a box, or the rejection.
-    func resolveValue(_ value: ConfigValue, origin: String) -> ErasedKey.Outcome { erased.resolveValue(value, origin) }
+    func resolveValue(_ value: ConfigValue, origin: String) -> ErasedKey.Outcome { erased.resolveValue(value, origin: origin) }
 
     /// Coerces and validates override text into a box, or the rejection.
-    func resolveText(_ text: String, origin: String) -> ErasedKey.Outcome { erased.resolveText(text, origin) }
+    func resolveText(_ text: String, origin: String) -> ErasedKey.Outcome { erased.resolveText(text, origin: origin) }
 
     /// Renders a box of this key's value for messages (redacted for secret keys).
     func render(_ box: AnyObject) -> String { erased.render(box) }
