@@ -25,7 +25,9 @@ struct KeyRegistry: Sendable {
         identityToSlot.reserveCapacity(keys.count)
         for key in keys {
             if let problem = Self.ruleProblem(key) { throw problem }
-            if let existing = slotByName[key.name] {
+            // One hash per key: insert, and undo the insert for the rare name already taken.
+            if let existing = slotByName.updateValue(entries.count, forKey: key.name) {
+                slotByName[key.name] = existing
                 let other = entries[existing]
                 guard other.valueType == key.valueType else {
                     throw ConfigurationError(
@@ -42,7 +44,6 @@ struct KeyRegistry: Sendable {
                 identityToSlot.append((key.identity.rawValue, existing))
                 continue
             }
-            slotByName[key.name] = entries.count
             identityToSlot.append((key.identity.rawValue, entries.count))
             entries.append(key)
         }
