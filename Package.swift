@@ -84,6 +84,12 @@ var package = Package(
             name: "ReadProbe", dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "TestDoubles"],
             path: "Integration/Fixtures/ReadProbe", swiftSettings: swiftSettings),
 
+        // MARK: Test support (NOT a product, and no library target depends on it): the HTTP test server and
+        // the waiting helpers the test targets share. It may use FlyingFox, as tests may.
+        .target(
+            name: "TestSupport", dependencies: [.product(name: "FlyingFox", package: "FlyingFox")], path: "Tests/TestSupport",
+            swiftSettings: swiftSettings),
+
         // MARK: Unit tests
         .testTarget(name: "ConfigDomainTests", dependencies: ["ConfigDomain"], swiftSettings: swiftSettings),
         .testTarget(name: "ConfigPortsTests", dependencies: ["ConfigDomain", "ConfigPorts", "TestDoubles"], swiftSettings: swiftSettings),
@@ -94,7 +100,7 @@ var package = Package(
         .testTarget(
             name: "HTTPAdapterTests",
             dependencies: [
-                "ConfigDomain", "ConfigPorts", "HTTPAdapter", "TestDoubles",
+                "ConfigDomain", "ConfigPorts", "HTTPAdapter", "TestDoubles", "TestSupport",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: swiftSettings),
@@ -110,7 +116,7 @@ var package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "TestDoubles",
-                .product(name: "FlyingFox", package: "FlyingFox"),
+                "TestSupport",
             ],
             path: "Integration/IntegrationTests", swiftSettings: swiftSettings),
 

@@ -4,6 +4,8 @@
 #   ConfigPorts   -> ConfigDomain
 #   adapters      -> ConfigPorts, ConfigDomain (never another adapter, never RemoteConfig)
 #   RemoteConfig  -> ConfigPorts, ConfigDomain, Atomics (apple/swift-atomics, for the lock-free read path)
+#   TestSupport   -> FlyingFox, FlyingSocks, ConfigDomain, ConfigPorts (test-only: Tests/TestSupport, not a product,
+#                    and no library target may depend on it)
 # Platform modules (Foundation, FoundationNetworking, Glibc, Darwin, Musl, Android, WinSDK,
 # Dispatch, os) are allowed everywhere except where noted. Run from the repository root.
 set -euo pipefail
@@ -17,12 +19,15 @@ allowed_for() {
     # TestDoubles may also import Testing (shipped with the toolchain) for ContractReport.recordIssues.
     TestDoubles) echo "$platform ConfigDomain ConfigPorts Testing" ;;
     RemoteConfig) echo "$platform ConfigDomain ConfigPorts Atomics" ;;
+    # The shared test-support target (Tests/TestSupport) may use FlyingFox, as tests may.
+    TestSupport) echo "$platform FlyingFox FlyingSocks ConfigDomain ConfigPorts" ;;
     *) echo "__unknown__" ;;
   esac
 }
 status=0
 checked=0
-for dir in "$root"/Modules/*/; do
+for dir in "$root"/Modules/*/ "$root"/Tests/TestSupport/; do
+  [ -d "$dir" ] || continue
   module="$(basename "$dir")"
   allowed="$(allowed_for "$module")"
   if [ "$allowed" = "__unknown__" ]; then
@@ -48,6 +53,7 @@ for dir in "$root"/Modules/*/; do
 done
 # Library targets may depend only on other library modules of this package, never on a package product,
 # except RemoteConfig on Apple's swift-atomics (Atomics) for its lock-free read path (issue 9).
+# TestSupport is for test targets only: no product may contain it and no library target may depend on it.
 if command -v swift >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
   if ! (cd "$root" && swift package dump-package 2>/dev/null) | python3 -c '
 import json, sys
@@ -67,6 +73,20 @@ for target in package["targets"]:
         name = (dependency.get("byName") or dependency.get("target") or [None])[0]
         if name is not None and name not in allowed[target["name"]]:
             bad.append("%s depends on %s" % (target["name"], name))
+for product in package.get("products", []):
+    if "TestSupport" in product.get("targets", []):
+        bad.append("the product %s contains TestSupport, which is for test targets only" % product["name"])
+for target in package["targets"]:
+    if target["name"] != "TestSupport":
+        continue
+    if target["type"] != "regular":
+        bad.append("TestSupport must be a plain (non-test) target that test targets depend on")
+    for dependency in target.get("dependencies", []):
+        if "product" in dependency and dependency["product"][0] not in {"FlyingFox", "FlyingSocks"}:
+            bad.append("TestSupport depends on the package product %s (allowed: FlyingFox)" % dependency["product"][0])
+        name = (dependency.get("byName") or dependency.get("target") or [None])[0]
+        if name is not None and name not in core:
+            bad.append("TestSupport depends on %s (allowed: ConfigDomain, ConfigPorts, FlyingFox)" % name)
 for line in bad:
     print("dependency rule: Package.swift: " + line, file=sys.stderr)
 sys.exit(1 if bad else 0)

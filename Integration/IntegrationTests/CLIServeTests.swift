@@ -181,15 +181,11 @@ struct CLIServeTests {
     #if os(Linux)
         @Test("the harness really starts a child with SIGTERM and SIGINT blocked")
         func harnessBlocksSignals() async throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sleep")
-            process.arguments = ["30"]
-            try await CLIServer.launch(process, blockingSignals: true)
-            defer {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-            }
-            let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+            let child = try ChildProcess(
+                URL(fileURLWithPath: "/bin/sleep"), arguments: ["30"], blocking: CLIServer.blockedSignals)
+            let read = Result { try String(contentsOfFile: "/proc/\(child.pid)/status", encoding: .utf8) }
+            _ = await child.kill()
+            let status = try read.get()
             let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") })
             let mask = try #require(UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16))
             #expect(mask & (1 << UInt64(SIGTERM - 1)) != 0)

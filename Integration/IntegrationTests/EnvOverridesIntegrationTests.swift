@@ -33,8 +33,8 @@ struct EnvOverridesIntegrationTests {
     private func runFixture(arguments: [String], environment: [String: String], in scratch: Scratch) async throws
         -> (lines: [ConfigValue], text: String)
     {
-        let fixture = try EnvChildProcess.product(named: "OverridePrinterFixture")
-        let outcome = try await EnvChildProcess.run(
+        let fixture = try BuiltProducts.executable(named: "OverridePrinterFixture")
+        let outcome = try await ChildProcess.run(
             fixture, arguments: arguments, environment: environment, currentDirectory: scratch.url)
         #expect(!outcome.timedOut, "the fixture did not exit on its own")
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
@@ -57,7 +57,7 @@ struct EnvOverridesIntegrationTests {
     /// The rejection `key` gives `text` from `origin`, computed by the domain rather than copied.
     private func rejection<Value>(_ key: ConfigKey<Value>, _ text: String, from origin: String) throws -> Rejection {
         guard case .failure(let rejection) = key.resolve(text: text, origin: origin) else {
-            throw EnvChildProcess.LaunchError(description: "\(text) unexpectedly passes \(key.name)")
+            throw ChildProcess.LaunchError(description: "\(text) unexpectedly passes \(key.name)")
         }
         return rejection
     }

@@ -27,7 +27,7 @@ struct FileCacheCrashTests {
     @Test("a writer SIGKILLed at random moments 220 times always leaves a snapshot it wrote, byte-identical, and never loses one")
     func killedWriterLeavesWholeSnapshots() async throws {
         let fixture = try #require(
-            FileCacheChild.fixture, "build the CacheWriterFixture product first: swift build --build-tests")
+            CacheWriterFixture.executable, "build the CacheWriterFixture product first: swift build --build-tests")
         let directory = try FileCacheTestDirectory()
         defer { directory.remove() }
         let cache = FileSnapshotCache(directory: directory.url)
@@ -40,8 +40,8 @@ struct FileCacheCrashTests {
         let started = Date()
         for round in 0..<kills {
             let first = round * 1_000_000
-            let child = try FileCacheChild(fixture, ["crash-loop", directory.url.path, "crash", String(first)])
-            let ready = await child.line(startingWith: "started")
+            let child = try ChildProcess(fixture, arguments: ["crash-loop", directory.url.path, "crash", String(first)])
+            let ready = await child.output.line { $0.hasPrefix("started") }
             #expect(ready != nil, "round \(round): the writer did not start")
             // The random moment: anywhere in the first few writes (each is one to three fsyncs).
             try await Task.sleep(nanoseconds: UInt64.random(in: 0...30_000_000))

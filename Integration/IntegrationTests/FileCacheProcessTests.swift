@@ -2,60 +2,46 @@ import ConfigDomain
 import ConfigPorts
 import FileCacheAdapter
 import Foundation
+import TestSupport
 import Testing
-
-/// A flag one task sets and another polls (an NSLock-protected Bool).
-private final class FileCacheStopFlag: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var value = false
-
-    var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-
-    func set() {
-        lock.lock()
-        value = true
-        lock.unlock()
-    }
-}
 
 @Suite("File cache: several processes")
 struct FileCacheProcessTests {
     @Test("two processes writing the same configuration for 3 s both finish without a lock timeout and leave a valid snapshot")
     func twoConcurrentWriters() async throws {
         let fixture = try #require(
-            FileCacheChild.fixture, "build the CacheWriterFixture product first: swift build --build-tests")
+            CacheWriterFixture.executable, "build the CacheWriterFixture product first: swift build --build-tests")
         let directory = try FileCacheTestDirectory()
         defer { directory.remove() }
         let cache = FileSnapshotCache(directory: directory.url)
-        let writers = try [1, 2].map { try FileCacheChild(fixture, ["hammer", directory.url.path, "shared", String($0), "3"]) }
+        let writers = try [1, 2].map {
+            try ChildProcess(fixture, arguments: ["hammer", directory.url.path, "shared", String($0), "3"])
+        }
 
         // While they write, this process keeps loading: every load must be a whole snapshot.
-        let stop = FileCacheStopFlag()
+        let stop = Eventual<Void>()
         let observer = Task { () -> (loads: Int, problems: [String]) in
             var loads = 0
             var problems: [String] = []
-            while !stop.isSet {
+            while stop.current == nil {
                 let result = await cache.load("shared", slot: .active)
                 loads += 1
                 if let problem = Self.problem(with: result) { problems.append(problem) }
             }
             return (loads, problems)
         }
-        var results: [(line: String?, ending: FileCacheChild.Ending)] = []
+        var results: [(line: String?, ending: ChildProcess.Ending)] = []
         for writer in writers {
-            let line = await writer.line(startingWith: "")
-            results.append((line, await writer.wait(grace: 30)))
+            let line = await writer.output.line { _ in true }
+            results.append((line, await writer.finish(deadline: 30, grace: 1).ending))
         }
-        stop.set()
+        stop.set(())
         let observed = await observer.value
 
         for (index, result) in results.enumerated() {
-            #expect(result.ending == .exited(0), "writer \(index + 1): \(result.ending), said \(result.line ?? "nothing")")
+            #expect(
+                result.ending == .exited(0),
+                "writer \(index + 1): \(result.ending), said \(result.line ?? "nothing"); stderr: \(writers[index].errors.text)")
             #expect(result.line?.hasPrefix("done ") == true, "writer \(index + 1) said \(result.line ?? "nothing")")
         }
         let steps = results.compactMap { $0.line?.split(separator: " ").dropFirst().first.flatMap { Int($0) } }
@@ -96,20 +82,20 @@ struct FileCacheProcessTests {
     @Test("a fresh process loads a 1,000-key cached snapshot, decodes it and reads a value")
     func coldStart() async throws {
         let fixture = try #require(
-            FileCacheChild.fixture, "build the CacheWriterFixture product first: swift build --build-tests")
+            CacheWriterFixture.executable, "build the CacheWriterFixture product first: swift build --build-tests")
         let directory = try FileCacheTestDirectory()
         defer { directory.remove() }
-        let prepare = try FileCacheChild(fixture, ["prepare-cold", directory.url.path, "cold", "1000"])
-        let prepared = await prepare.line(startingWith: "stored")
-        #expect(await prepare.wait(grace: 30) == .exited(0))
+        let prepare = try ChildProcess(fixture, arguments: ["prepare-cold", directory.url.path, "cold", "1000"])
+        let prepared = await prepare.output.line { $0.hasPrefix("stored") }
+        #expect(await prepare.finish(deadline: 30, grace: 1).ending == .exited(0), "stderr: \(prepare.errors.text)")
         #expect(prepared != nil)
 
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let spawnedAt = UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-        let load = try FileCacheChild(fixture, ["cold-load", directory.url.path, "cold", "key500", String(spawnedAt)])
-        let line = await load.line(startingWith: "value=")
-        #expect(await load.wait(grace: 30) == .exited(0))
+        let load = try ChildProcess(fixture, arguments: ["cold-load", directory.url.path, "cold", "key500", String(spawnedAt)])
+        let line = await load.output.line { $0.hasPrefix("value=") }
+        #expect(await load.finish(deadline: 30, grace: 1).ending == .exited(0), "stderr: \(load.errors.text)")
         let output = try #require(line)
         // Timing is printed, not asserted: it is measured in release mode separately.
         #expect(output.hasPrefix("value=500 keys=1000 "))

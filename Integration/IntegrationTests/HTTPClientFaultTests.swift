@@ -4,6 +4,7 @@ import Foundation
 import HTTPAdapter
 import RemoteConfig
 import TestDoubles
+import TestSupport
 import Testing
 
 /// Every server fault driven through the real client, built with its builder over the HTTP
@@ -31,7 +32,7 @@ struct HTTPClientFaultTests {
     }
 
     private static func client(
-        _ server: TestConfigServer, clock: ManualClock, change: (inout HTTPFetcher.Configuration) -> Void = { _ in }
+        _ server: TestHTTPServer, clock: ManualClock, change: (inout HTTPFetcher.Configuration) -> Void = { _ in }
     ) async throws -> RemoteConfigClient {
         // A generous timeout: on a loaded 2-core CI machine a healthy loopback fetch can take a while.
         // The cases that test timeouts lower it through `change`.
@@ -50,7 +51,7 @@ struct HTTPClientFaultTests {
     @Test(
         "a fault fails the refresh with its typed error and the last good values stay",
         arguments: [
-            (TestConfigServer.Fault.status(500), Expected.fetch(.httpStatus(500))),
+            (TestHTTPServer.Fault.status(500), Expected.fetch(.httpStatus(500))),
             (.status(503, retryAfter: "120"), .fetch(.rateLimited(status: 503))),
             (.status(503, retryAfter: "Wed, 01 Jan 2031 00:00:00 GMT"), .fetch(.rateLimited(status: 503))),
             (.status(429, retryAfter: "60"), .fetch(.rateLimited(status: 429))),
@@ -66,8 +67,8 @@ struct HTTPClientFaultTests {
             (.emptyBody, .fetch(.emptyBody)),
             (.body(Data(#"{"greeting": "half"#.utf8)), .payload),
         ])
-    func faultKeepsLastGood(fault: TestConfigServer.Fault, expected: Expected) async throws {
-        try await TestConfigServer.with { server in
+    func faultKeepsLastGood(fault: TestHTTPServer.Fault, expected: Expected) async throws {
+        try await TestHTTPServer.with { server in
             server.publish(Self.good)
             let clock = ManualClock()
             let timesOut = if case .fetch(.timeout) = expected { true } else { false }
@@ -107,7 +108,7 @@ struct HTTPClientFaultTests {
 
     @Test("a Retry-After holds the client's next refresh until that time, even when forced")
     func retryAfterHoldsTheScheduler() async throws {
-        try await TestConfigServer.with { server in
+        try await TestHTTPServer.with { server in
             server.publish(Self.good)
             let clock = ManualClock()
             let client = try await Self.client(server, clock: clock)
@@ -126,7 +127,7 @@ struct HTTPClientFaultTests {
 
     @Test("a change on the server reaches the client as a 200 with the new values")
     func changeReachesClient() async throws {
-        try await TestConfigServer.with { server in
+        try await TestHTTPServer.with { server in
             server.publish(Self.good)
             let clock = ManualClock()
             let client = try await Self.client(server, clock: clock)
@@ -143,7 +144,7 @@ struct HTTPClientFaultTests {
 
     @Test("a Firebase template hosted as a file drives the client through FirebaseTemplateFormat")
     func firebaseTemplateThroughClient() async throws {
-        try await TestConfigServer.with { server in
+        try await TestHTTPServer.with { server in
             server.publish(
                 #"""
                 {"parameters": {"greeting": {"defaultValue": {"value": "from firebase"}, "valueType": "STRING"}},

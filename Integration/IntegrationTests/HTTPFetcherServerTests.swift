@@ -2,14 +2,15 @@ import ConfigDomain
 import ConfigPorts
 import Foundation
 import HTTPAdapter
+import TestSupport
 import Testing
 
-/// The HTTP fetcher against the in-process `TestConfigServer`, driven directly.
+/// The HTTP fetcher against the in-process `TestHTTPServer`, driven directly.
 @Suite("HTTPFetcher against the in-process config server")
 struct HTTPFetcherServerTests {
     private static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    private static func fetcher(_ server: TestConfigServer, _ change: (inout HTTPFetcher.Configuration) -> Void = { _ in }) throws
+    private static func fetcher(_ server: TestHTTPServer, _ change: (inout HTTPFetcher.Configuration) -> Void = { _ in }) throws
         -> HTTPFetcher
     {
         var configuration = HTTPFetcher.Configuration(timeout: 5, maxBodySize: 256 * 1024, now: { now })
@@ -29,7 +30,7 @@ struct HTTPFetcherServerTests {
 
     @Test("200 with validators, then 304 without a body, then a change gives a new ETag and a 200")
     func conditionalCycle() async throws {
-        try await TestConfigServer.with { server in
+        try await TestHTTPServer.with { server in
             let first = server.publish(#"{"greeting":"hello"}"#)
             let fetcher = try Self.fetcher(server)
 
@@ -39,7 +40,7 @@ struct HTTPFetcherServerTests {
             }
             #expect(payload.bytes == first.body)
             #expect(payload.validators.etag == first.etag)
-            #expect(payload.validators.lastModified == TestConfigServer.httpDate(first.lastModified))
+            #expect(payload.validators.lastModified == TestHTTPServer.httpDate(first.lastModified))
 
             let again = try await fetcher.fetch(FetchRequest(validators: payload.validators))
             #expect(again == .notModified(payload.validators))
@@ -62,9 +63,9 @@ struct HTTPFetcherServerTests {
 
     @Test("If-Modified-Since alone gives a 304 from the server")
     func lastModifiedAlone() async throws {
-        try await TestConfigServer.with { server in
+        try await TestHTTPServer.with { server in
             let document = server.publish(#"{"a":1}"#)
-            let validators = Validators(lastModified: TestConfigServer.httpDate(document.lastModified))
+            let validators = Validators(lastModified: TestHTTPServer.httpDate(document.lastModified))
             let result = try await Self.fetcher(server).fetch(FetchRequest(validators: validators))
             #expect(result == .notModified(Validators(etag: document.etag, lastModified: validators.lastModified)))
             #expect(server.requests.map(\.status) == [304])
@@ -73,7 +74,7 @@ struct HTTPFetcherServerTests {
 
     @Test("repeated unconditional fetches all reach the server: no cache answers for it")
     func noCacheAnswers() async throws {
-        try await TestConfigServer.with { server in
+        try await TestHTTPServer.with { server in
             server.publish(#"{"a":1}"#, cacheControl: "public, max-age=86400")
             let fetcher = try Self.fetcher(server)
             for _ in 0..<4 { _ = try await fetcher.fetch(FetchRequest()) }
@@ -84,7 +85,7 @@ struct HTTPFetcherServerTests {
     @Test(
         "each injected fault gives the typed error a scheduler needs",
         arguments: [
-            (TestConfigServer.Fault.status(500), FetchError.Kind.httpStatus(500), RetryAdvice.backoff),
+            (TestHTTPServer.Fault.status(500), FetchError.Kind.httpStatus(500), RetryAdvice.backoff),
             (.status(503, retryAfter: "120"), .rateLimited(status: 503), .after(now.addingTimeInterval(120))),
             (
                 .status(503, retryAfter: "Fri, 15 Jan 2027 09:00:00 GMT"), .rateLimited(status: 503),
@@ -100,8 +101,8 @@ struct HTTPFetcherServerTests {
             (.redirectLoop, .redirectLoop, .doNotRetry),
             (.emptyBody, .emptyBody, .backoff),
         ])
-    func faults(fault: TestConfigServer.Fault, kind: FetchError.Kind, retry: RetryAdvice) async throws {
-        try await TestConfigServer.with { server in
+    func faults(fault: TestHTTPServer.Fault, kind: FetchError.Kind, retry: RetryAdvice) async throws {
+        try await TestHTTPServer.with { server in
             server.publish(#"{"a":1}"#)
             server.inject(fault)
             let error = try #require(await Self.failure(try Self.fetcher(server)))
@@ -115,9 +116,9 @@ struct HTTPFetcherServerTests {
 
     @Test(
         "a delay past the timeout is a timeout; a hang is too; both retry with backoff",
-        arguments: [TestConfigServer.Fault.delay(5), .hang])
-    func slowServer(fault: TestConfigServer.Fault) async throws {
-        try await TestConfigServer.with { server in
+        arguments: [TestHTTPServer.Fault.delay(5), .hang])
+    func slowServer(fault: TestHTTPServer.Fault) async throws {
+        try await TestHTTPServer.with { server in
             server.publish(#"{"a":1}"#)
             server.inject(fault)
             let error = try #require(await Self.failure(try Self.fetcher(server) { $0.timeout = 0.5 }))
@@ -129,7 +130,7 @@ struct HTTPFetcherServerTests {
 
     @Test("a payload that does not decode is refused early when validatePayload is set")
     func undecodablePayload() async throws {
-        try await TestConfigServer.with { server in
+        try await TestHTTPServer.with { server in
             server.publish(#"{"a":1}"#)
             server.inject(.body(Data(#"{"a": 1,}"#.utf8)))
             let error = try #require(await Self.failure(try Self.fetcher(server) { $0.validatePayload = PlainJSONFormat() }))

@@ -4,6 +4,7 @@ import FileCacheAdapter
 import Foundation
 import HTTPAdapter
 import RemoteConfig
+import TestSupport
 import Testing
 
 enum Flags {
@@ -42,9 +43,11 @@ struct ReadmeQuickStartTests {
 
         let begin = try #require(source.range(of: "// BEGIN README QUICK START\n"))
         let end = try #require(source.range(of: "\n// END README QUICK START"))
-        // swift-format sorts this file's imports together, so the test's own `import Testing` sits inside the block.
+        // swift-format sorts this file's imports together, so the test's own imports (`Testing`, and `TestSupport`
+        // for its server) sit inside the block.
         let compiledBlock = String(source[begin.upperBound..<end.lowerBound])
             .replacingOccurrences(of: "import Testing\n", with: "")
+            .replacingOccurrences(of: "import TestSupport\n", with: "")
         #expect(readmeBlock == compiledBlock)
     }
 
@@ -52,7 +55,7 @@ struct ReadmeQuickStartTests {
     func quickStartRuns() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rc-readme-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try await TestConfigServer.start()
+        let server = try await TestHTTPServer.start()
         server.publish(#"{"new_checkout": true, "max_retries": 7}"#)
         let client = try await startConfig(url: server.url(), cacheDirectory: directory)
         #expect(client[Flags.newCheckout] == true)

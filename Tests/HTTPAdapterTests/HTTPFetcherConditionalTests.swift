@@ -2,6 +2,7 @@ import ConfigDomain
 import ConfigPorts
 import FlyingFox
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HTTPAdapter
@@ -33,7 +34,7 @@ struct HTTPFetcherConditionalTests {
 
     @Test("a first fetch returns the body with the response's ETag and Last-Modified and sends no conditional header")
     func firstFetchReturnsBodyAndValidators() async throws {
-        try await ScriptedHTTPServer.with(Self.validating()) { server in
+        try await TestHTTPServer.with(Self.validating()) { server in
             let fetcher = try HTTPFetcher(url: server.url())
             let payload = try #require(modifiedPayload(try await fetcher.fetch(FetchRequest())))
             #expect(String(decoding: payload.bytes, as: UTF8.self) == Self.body)
@@ -49,7 +50,7 @@ struct HTTPFetcherConditionalTests {
 
     @Test("a matching ETag gives .notModified with the 304's validators")
     func matchingETagGivesNotModified() async throws {
-        try await ScriptedHTTPServer.with(Self.validating()) { server in
+        try await TestHTTPServer.with(Self.validating()) { server in
             let fetcher = try HTTPFetcher(url: server.url())
             let result = try await fetcher.fetch(FetchRequest(validators: Validators(etag: Self.etag)))
             #expect(result == .notModified(Validators(etag: Self.etag, lastModified: Self.lastModified)))
@@ -59,13 +60,13 @@ struct HTTPFetcherConditionalTests {
 
     @Test("a 304 without validator headers falls back to the request's, field by field")
     func notModifiedFallsBackToRequestValidators() async throws {
-        try await ScriptedHTTPServer.with(Self.validating(["ETag": "\"v1\""])) { server in
+        try await TestHTTPServer.with(Self.validating(["ETag": "\"v1\""])) { server in
             let fetcher = try HTTPFetcher(url: server.url())
             let sent = Validators(etag: Self.etag, lastModified: "Tue, 20 Oct 2015 07:28:00 GMT")
             let result = try await fetcher.fetch(FetchRequest(validators: sent))
             #expect(result == .notModified(Validators(etag: Self.etag, lastModified: "Tue, 20 Oct 2015 07:28:00 GMT")))
         }
-        try await ScriptedHTTPServer.with(Self.validating([:])) { server in
+        try await TestHTTPServer.with(Self.validating([:])) { server in
             let fetcher = try HTTPFetcher(url: server.url())
             let sent = Validators(etag: Self.etag, lastModified: "Tue, 20 Oct 2015 07:28:00 GMT")
             #expect(try await fetcher.fetch(FetchRequest(validators: sent)) == .notModified(sent))
@@ -74,7 +75,7 @@ struct HTTPFetcherConditionalTests {
 
     @Test("If-Modified-Since alone is sent from lastModified and can give a 304")
     func lastModifiedAloneGivesNotModified() async throws {
-        try await ScriptedHTTPServer.with(Self.validating()) { server in
+        try await TestHTTPServer.with(Self.validating()) { server in
             let fetcher = try HTTPFetcher(url: server.url())
             let result = try await fetcher.fetch(FetchRequest(validators: Validators(lastModified: Self.lastModified)))
             #expect(result == .notModified(Validators(etag: Self.etag, lastModified: Self.lastModified)))
@@ -86,7 +87,7 @@ struct HTTPFetcherConditionalTests {
 
     @Test("conditional headers come only from the request's validators, never from configured headers")
     func conditionalHeadersOnlyFromValidators() async throws {
-        try await ScriptedHTTPServer.with(Self.validating()) { server in
+        try await TestHTTPServer.with(Self.validating()) { server in
             let configuration = testConfiguration {
                 $0.headers = ["If-None-Match": Self.etag, "X-Client": "tests"]
                 $0.headerProvider = { ["if-modified-since": Self.lastModified] }
@@ -106,7 +107,7 @@ struct HTTPFetcherConditionalTests {
 
     @Test("the fetcher keeps no validators of its own between fetches")
     func noPrivateValidatorState() async throws {
-        try await ScriptedHTTPServer.with(Self.validating()) { server in
+        try await TestHTTPServer.with(Self.validating()) { server in
             let fetcher = try HTTPFetcher(url: server.url())
             _ = try await fetcher.fetch(FetchRequest())
             let again = try await fetcher.fetch(FetchRequest())
@@ -118,7 +119,7 @@ struct HTTPFetcherConditionalTests {
     @Test("every fetch reaches the server, and a changed body is seen at once (no URL cache answers)")
     func everyFetchReachesTheServer() async throws {
         let version = ByteCounter()
-        try await ScriptedHTTPServer.with({ _ in
+        try await TestHTTPServer.with({ _ in
             version.add(1)
             return Reply.json(
                 #"{"v":\#(version.total)}"#, ["Cache-Control": "public, max-age=3600", "ETag": "\"\(version.total)\""])
@@ -141,7 +142,7 @@ struct HTTPFetcherConditionalTests {
         sessionConfiguration.requestCachePolicy = .returnCacheDataElseLoad
         let session = URLSession(configuration: sessionConfiguration)
         defer { session.invalidateAndCancel() }
-        try await ScriptedHTTPServer.with({ request in
+        try await TestHTTPServer.with({ request in
             if request.headers[HTTPHeader("If-None-Match")] == "\"v1\"" { return Reply.make(304, ["ETag": "\"v1\""]) }
             return Reply.json(#"{"a":1}"#, ["ETag": "\"v1\"", "Cache-Control": "public, max-age=3600"])
         }) { server in
@@ -156,7 +157,7 @@ struct HTTPFetcherConditionalTests {
 
     @Test("Cache-Control max-age less Age becomes the TTL hint only when enabled")
     func maxAgeBecomesTTLHintWhenEnabled() async throws {
-        try await ScriptedHTTPServer.with({ _ in
+        try await TestHTTPServer.with({ _ in
             Reply.json(#"{"a":1}"#, ["Cache-Control": "public, max-age=300", "Age": "100"])
         }) { server in
             let off = try HTTPFetcher(url: server.url())
@@ -168,7 +169,7 @@ struct HTTPFetcherConditionalTests {
 
     @Test("a followed same-origin redirect returns the final body and the configured URL as source")
     func redirectIsFollowed() async throws {
-        try await ScriptedHTTPServer.with({ request in
+        try await TestHTTPServer.with({ request in
             request.path == "/moved" ? Reply.make(301, ["Location": "/final.json"]) : Reply.json(#"{"moved":true}"#)
         }) { server in
             let fetcher = try HTTPFetcher(url: server.url("/moved"))
@@ -181,7 +182,7 @@ struct HTTPFetcherConditionalTests {
 
     @Test("concurrent fetches on one fetcher each get their own complete answer")
     func concurrentFetches() async throws {
-        try await ScriptedHTTPServer.with({ request in Reply.json(#"{"path":"\#(request.path)"}"#) }) { server in
+        try await TestHTTPServer.with({ request in Reply.json(#"{"path":"\#(request.path)"}"#) }) { server in
             let fetcher = try HTTPFetcher(url: server.url())
             let bodies = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<8 {

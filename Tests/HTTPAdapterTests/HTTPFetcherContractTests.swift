@@ -3,6 +3,7 @@ import ConfigPorts
 import FlyingFox
 import Foundation
 import TestDoubles
+import TestSupport
 import Testing
 
 @testable import HTTPAdapter
@@ -65,7 +66,7 @@ struct HTTPFetcherContractTests {
 
     @Test func httpFetcherPassesTheFetcherContractAgainstAnInProcessServer() async throws {
         let backend = ContractHTTPBackend()
-        try await ScriptedHTTPServer.with({ await backend.respond(to: $0) }) { server in
+        try await TestHTTPServer.with({ await backend.respond(to: $0) }) { server in
             let url = server.url("/config.json?key=\(Self.queryKey)")
             let report = await FetcherContract(
                 subject: "HTTPFetcher",

@@ -2,6 +2,7 @@ import ConfigDomain
 import ConfigPorts
 import FlyingFox
 import Foundation
+import TestSupport
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -17,7 +18,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("5xx is an httpStatus error retried with backoff", arguments: [500, 502, 504, 599])
     func serverErrorsRetryWithBackoff(status: Int) async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.make(status, ["Content-Type": "text/plain"], body: Data("oops".utf8)) }) {
+        try await TestHTTPServer.with({ _ in Reply.make(status, ["Content-Type": "text/plain"], body: Data("oops".utf8)) }) {
             server in
             let error = try #require(await fetchError(try HTTPFetcher(url: server.url(), configuration: testConfiguration())))
             #expect(error.kind == .httpStatus(status))
@@ -28,7 +29,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("503 without Retry-After is an httpStatus error retried with backoff")
     func unavailableWithoutRetryAfter() async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.make(503) }) { server in
+        try await TestHTTPServer.with({ _ in Reply.make(503) }) { server in
             let error = try #require(await fetchError(try HTTPFetcher(url: server.url(), configuration: testConfiguration())))
             #expect(error.kind == .httpStatus(503))
             #expect(error.retry == .backoff)
@@ -39,7 +40,7 @@ struct HTTPFetcherFaultTests {
         "429 and 503 with Retry-After in seconds are rate limited until now plus those seconds",
         arguments: [(429, "30", 30.0), (503, "120", 120.0), (429, " 0 ", 0.0)])
     func retryAfterSeconds(status: Int, header: String, seconds: Double) async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.make(status, ["Retry-After": header]) }) { server in
+        try await TestHTTPServer.with({ _ in Reply.make(status, ["Retry-After": header]) }) { server in
             let error = try #require(await fetchError(try HTTPFetcher(url: server.url(), configuration: testConfiguration())))
             #expect(error.kind == .rateLimited(status: status))
             #expect(error.retry == .after(fixedNow.addingTimeInterval(seconds)))
@@ -51,7 +52,7 @@ struct HTTPFetcherFaultTests {
         "429 and 503 with Retry-After as an HTTP date are rate limited until that date",
         arguments: [429, 503])
     func retryAfterHTTPDate(status: Int) async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.make(status, ["Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"]) }) {
+        try await TestHTTPServer.with({ _ in Reply.make(status, ["Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"]) }) {
             server in
             let error = try #require(await fetchError(try HTTPFetcher(url: server.url(), configuration: testConfiguration())))
             #expect(error.kind == .rateLimited(status: status))
@@ -61,7 +62,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("429 without a usable Retry-After is rate limited with backoff", arguments: [nil, "soon", "-5"])
     func rateLimitedWithoutUsableRetryAfter(header: String?) async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.make(429, header.map { ["Retry-After": $0] } ?? [:]) }) { server in
+        try await TestHTTPServer.with({ _ in Reply.make(429, header.map { ["Retry-After": $0] } ?? [:]) }) { server in
             let error = try #require(await fetchError(try HTTPFetcher(url: server.url(), configuration: testConfiguration())))
             #expect(error.kind == .rateLimited(status: 429))
             #expect(error.retry == .backoff)
@@ -70,7 +71,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("other 4xx are not retried", arguments: [400, 401, 403, 404, 410, 418, 451])
     func clientErrorsAreNotRetried(status: Int) async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.make(status) }) { server in
+        try await TestHTTPServer.with({ _ in Reply.make(status) }) { server in
             let error = try #require(await fetchError(try HTTPFetcher(url: server.url(), configuration: testConfiguration())))
             #expect(error.kind == .httpStatus(status))
             #expect(error.retry == .doNotRetry)
@@ -79,7 +80,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("408 request timeout is retried with backoff")
     func requestTimeoutStatusIsRetried() async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.make(408) }) { server in
+        try await TestHTTPServer.with({ _ in Reply.make(408) }) { server in
             let error = try #require(await fetchError(try HTTPFetcher(url: server.url(), configuration: testConfiguration())))
             #expect(error.kind == .httpStatus(408))
             #expect(error.retry == .backoff)
@@ -90,7 +91,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("a redirect back to a visited URL is a redirect loop, not retried, stopped at once")
     func redirectLoop() async throws {
-        try await ScriptedHTTPServer.with({ request in
+        try await TestHTTPServer.with({ request in
             Reply.make(302, ["Location": request.path == "/a" ? "/b" : "/a"])
         }) { server in
             let error = try #require(await fetchError(try HTTPFetcher(url: server.url("/a"), configuration: testConfiguration())))
@@ -102,7 +103,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("more redirects than maxRedirects is a redirect loop")
     func tooManyRedirects() async throws {
-        try await ScriptedHTTPServer.with({ request in
+        try await TestHTTPServer.with({ request in
             let step = Int(request.path.dropFirst(6)) ?? 0
             return Reply.make(307, ["Location": "/chain\(step + 1)"])
         }) { server in
@@ -117,7 +118,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("a redirect to plain http on another host is refused as insecure")
     func redirectToInsecureHostIsRefused() async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.make(302, ["Location": "http://config.example.com/config.json"]) }) {
+        try await TestHTTPServer.with({ _ in Reply.make(302, ["Location": "http://config.example.com/config.json"]) }) {
             server in
             let error = try #require(await fetchError(try HTTPFetcher(url: server.url(), configuration: testConfiguration())))
             #expect(error.kind == .insecureURL)
@@ -132,7 +133,7 @@ struct HTTPFetcherFaultTests {
     func declaredOversizedBody() async throws {
         let counter = ByteCounter()
         let total = 128 * 1024 * 1024
-        try await ScriptedHTTPServer.with({ _ in Reply.large(total, declareLength: true, counter: counter) }) { server in
+        try await TestHTTPServer.with({ _ in Reply.large(total, declareLength: true, counter: counter) }) { server in
             let fetcher = try HTTPFetcher(url: server.url(), configuration: testConfiguration { $0.maxBodySize = 1024 })
             let error = try #require(await fetchError(fetcher))
             #expect(error.kind == .bodyTooLarge(limit: 1024))
@@ -147,7 +148,7 @@ struct HTTPFetcherFaultTests {
     func streamedOversizedBodyIsAbortedEarly() async throws {
         let counter = ByteCounter()
         let total = 256 * 1024 * 1024
-        try await ScriptedHTTPServer.with({ _ in Reply.large(total, declareLength: false, counter: counter) }) { server in
+        try await TestHTTPServer.with({ _ in Reply.large(total, declareLength: false, counter: counter) }) { server in
             let fetcher = try HTTPFetcher(url: server.url(), configuration: testConfiguration { $0.maxBodySize = 64 * 1024 })
             let error = try #require(await fetchError(fetcher))
             #expect(error.kind == .bodyTooLarge(limit: 64 * 1024))
@@ -159,13 +160,13 @@ struct HTTPFetcherFaultTests {
 
     @Test("the default limit is 2 MiB and a body just under it is accepted")
     func defaultLimitAcceptsBodyUnderIt() async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.large(2 * 1024 * 1024, declareLength: true) }) { server in
+        try await TestHTTPServer.with({ _ in Reply.large(2 * 1024 * 1024, declareLength: true) }) { server in
             let fetcher = try HTTPFetcher(url: server.url())
             #expect(fetcher.configuration.maxBodySize == 2 * 1024 * 1024)
             let payload = try #require(modifiedPayload(try await fetcher.fetch(FetchRequest())))
             #expect(payload.bytes.count == 2 * 1024 * 1024)
         }
-        try await ScriptedHTTPServer.with({ _ in Reply.large(2 * 1024 * 1024 + 1, declareLength: false) }) { server in
+        try await TestHTTPServer.with({ _ in Reply.large(2 * 1024 * 1024 + 1, declareLength: false) }) { server in
             let error = try #require(await fetchError(try HTTPFetcher(url: server.url())))
             #expect(error.kind == .bodyTooLarge(limit: 2 * 1024 * 1024))
         }
@@ -173,7 +174,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("a wrong content type is refused and retried with backoff")
     func wrongContentType() async throws {
-        try await ScriptedHTTPServer.with({ _ in
+        try await TestHTTPServer.with({ _ in
             Reply.make(200, ["Content-Type": "text/html; charset=utf-8"], body: Data("<html>login</html>".utf8))
         }) { server in
             let error = try #require(await fetchError(try HTTPFetcher(url: server.url(), configuration: testConfiguration())))
@@ -186,7 +187,7 @@ struct HTTPFetcherFaultTests {
         "JSON content types are accepted, with parameters and +json suffixes",
         arguments: ["application/json", "application/json; charset=utf-8", "TEXT/JSON", "application/vnd.acme.flags+json"])
     func jsonContentTypesAreAccepted(type: String) async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.make(200, ["Content-Type": type], body: Data("{}".utf8)) }) { server in
+        try await TestHTTPServer.with({ _ in Reply.make(200, ["Content-Type": type], body: Data("{}".utf8)) }) { server in
             let payload = try #require(modifiedPayload(try await HTTPFetcher(url: server.url()).fetch(FetchRequest())))
             #expect(payload.contentType == type)
         }
@@ -194,7 +195,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("a missing content type is accepted by default and refused when configured so")
     func missingContentType() async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.make(200, [:], body: Data("{}".utf8)) }) { server in
+        try await TestHTTPServer.with({ _ in Reply.make(200, [:], body: Data("{}".utf8)) }) { server in
             #expect(modifiedPayload(try await HTTPFetcher(url: server.url()).fetch(FetchRequest())) != nil)
             let strict = try HTTPFetcher(
                 url: server.url(), configuration: testConfiguration { $0.acceptsMissingContentType = false })
@@ -205,7 +206,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("configured content types replace the defaults")
     func configuredContentTypes() async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.make(200, ["Content-Type": "text/plain"], body: Data("{}".utf8)) }) {
+        try await TestHTTPServer.with({ _ in Reply.make(200, ["Content-Type": "text/plain"], body: Data("{}".utf8)) }) {
             server in
             let fetcher = try HTTPFetcher(
                 url: server.url(), configuration: testConfiguration { $0.acceptedContentTypes = ["text/*"] })
@@ -216,7 +217,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("a body cut short of its Content-Length is truncatedBody with both counts")
     func truncatedBody() async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.truncated(declared: 100, sent: Data(#"{"a":"#.utf8)) }) { server in
+        try await TestHTTPServer.with({ _ in Reply.truncated(declared: 100, sent: Data(#"{"a":"#.utf8)) }) { server in
             let error = try #require(await fetchError(try HTTPFetcher(url: server.url(), configuration: testConfiguration())))
             #expect(error.kind == .truncatedBody(expected: 100, received: 5))
             #expect(error.retry == .backoff)
@@ -225,7 +226,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("a chunked body cut off mid-way is a transport error retried with backoff")
     func droppedChunkedBody() async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.droppedChunked(sent: Data(#"{"a":"#.utf8)) }) { server in
+        try await TestHTTPServer.with({ _ in Reply.droppedChunked(sent: Data(#"{"a":"#.utf8)) }) { server in
             let error = try #require(await fetchError(try HTTPFetcher(url: server.url(), configuration: testConfiguration())))
             #expect(error.kind == .transport)
             #expect(error.retry == .backoff)
@@ -234,7 +235,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("an empty 200 or a 204 is emptyBody, retried with backoff", arguments: [200, 204])
     func emptyBody(status: Int) async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.make(status, ["Content-Type": "application/json"]) }) { server in
+        try await TestHTTPServer.with({ _ in Reply.make(status, ["Content-Type": "application/json"]) }) { server in
             let error = try #require(await fetchError(try HTTPFetcher(url: server.url(), configuration: testConfiguration())))
             #expect(error.kind == .emptyBody)
             #expect(error.retry == .backoff)
@@ -243,7 +244,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("with validatePayload, a body that does not decode is invalidPayload with the reason and byte offset")
     func invalidPayload() async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.json(#"{"a": tru}"#) }) { server in
+        try await TestHTTPServer.with({ _ in Reply.json(#"{"a": tru}"#) }) { server in
             let fetcher = try HTTPFetcher(
                 url: server.url(), configuration: testConfiguration { $0.validatePayload = PlainJSONFormat() })
             let error = try #require(await fetchError(fetcher))
@@ -256,7 +257,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("with validatePayload, a body that decodes is returned unchanged")
     func validPayloadPassesValidation() async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.json(#"{"a": true}"#) }) { server in
+        try await TestHTTPServer.with({ _ in Reply.json(#"{"a": true}"#) }) { server in
             let fetcher = try HTTPFetcher(
                 url: server.url(), configuration: testConfiguration { $0.validatePayload = PlainJSONFormat() })
             let payload = try #require(modifiedPayload(try await fetcher.fetch(FetchRequest())))
@@ -291,7 +292,7 @@ struct HTTPFetcherFaultTests {
     @Test("an answer slower than the timeout is a timeout error retried with backoff")
     func slowServerTimesOut() async throws {
         let gate = Gate()
-        try await ScriptedHTTPServer.with({ _ in
+        try await TestHTTPServer.with({ _ in
             await gate.wait()
             return Reply.json("{}")
         }) { server in
@@ -306,7 +307,7 @@ struct HTTPFetcherFaultTests {
     @Test("a body that stalls past the timeout is a timeout, even mid-transfer")
     func stallingBodyTimesOut() async throws {
         let gate = Gate()
-        try await ScriptedHTTPServer.with({ _ in
+        try await TestHTTPServer.with({ _ in
             Reply.stalling(declared: 50, prefix: Data(#"{"a":"#.utf8), gate: gate)
         }) { server in
             let fetcher = try HTTPFetcher(url: server.url(), configuration: testConfiguration { $0.timeout = 0.5 })
@@ -319,10 +320,10 @@ struct HTTPFetcherFaultTests {
 
     @Test("cancelling the calling task cancels the transfer and throws .cancelled without waiting for the server")
     func cancellationIsPrompt() async throws {
-        let arrived = Signal()
+        let arrived = Gate()
         let gate = Gate()
-        try await ScriptedHTTPServer.with({ _ in
-            arrived.fire()
+        try await TestHTTPServer.with({ _ in
+            arrived.open()
             await gate.wait()
             return Reply.json("{}")
         }) { server in
@@ -340,7 +341,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("a fetch in an already cancelled task throws .cancelled and sends nothing")
     func alreadyCancelled() async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.json("{}") }) { server in
+        try await TestHTTPServer.with({ _ in Reply.json("{}") }) { server in
             let fetcher = try HTTPFetcher(url: server.url(), configuration: testConfiguration())
             let task = Task { () -> FetchError? in
                 withUnsafeCurrentTask { $0?.cancel() }
@@ -353,14 +354,14 @@ struct HTTPFetcherFaultTests {
 
     @Test("cancelling while the header provider runs throws .cancelled and sends nothing")
     func cancelledDuringHeaderProvider() async throws {
-        let entered = Signal()
+        let entered = Gate()
         let gate = Gate()
-        try await ScriptedHTTPServer.with({ _ in Reply.json("{}") }) { server in
+        try await TestHTTPServer.with({ _ in Reply.json("{}") }) { server in
             let fetcher = try HTTPFetcher(
                 url: server.url(),
                 configuration: testConfiguration {
                     $0.headerProvider = {
-                        entered.fire()
+                        entered.open()
                         await gate.wait()
                         return ["Authorization": "Bearer late-token-123456"]
                     }
@@ -381,7 +382,7 @@ struct HTTPFetcherFaultTests {
         struct TokenRefreshFailed: Error, CustomStringConvertible {
             var description: String { "refresh failed for refresh-token-SECRET-998877" }
         }
-        try await ScriptedHTTPServer.with({ _ in Reply.json("{}") }) { server in
+        try await TestHTTPServer.with({ _ in Reply.json("{}") }) { server in
             let fetcher = try HTTPFetcher(
                 url: server.url(), configuration: testConfiguration { $0.headerProvider = { throw TokenRefreshFailed() } })
             let error = try #require(await fetchError(fetcher))
@@ -395,7 +396,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("a header provider may throw its own FetchError to choose the retry advice")
     func headerProviderFetchErrorPassesThrough() async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.json("{}") }) { server in
+        try await TestHTTPServer.with({ _ in Reply.json("{}") }) { server in
             let chosen = FetchError(.other, retry: .doNotRetry, message: "signed out; sign in again")
             let fetcher = try HTTPFetcher(
                 url: server.url(), configuration: testConfiguration { $0.headerProvider = { throw chosen } })
@@ -405,7 +406,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("a header provider returning a header with a line break is refused without sending")
     func headerProviderBadHeader() async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.json("{}") }) { server in
+        try await TestHTTPServer.with({ _ in Reply.json("{}") }) { server in
             let fetcher = try HTTPFetcher(
                 url: server.url(),
                 configuration: testConfiguration { $0.headerProvider = { ["X-Api-Key": "abc\r\nInjected: yes"] } })
@@ -419,7 +420,7 @@ struct HTTPFetcherFaultTests {
 
     @Test("header provider values win over static headers, case-insensitively")
     func headerProviderWins() async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.json("{}") }) { server in
+        try await TestHTTPServer.with({ _ in Reply.json("{}") }) { server in
             let fetcher = try HTTPFetcher(
                 url: server.url(),
                 configuration: testConfiguration {

@@ -2,6 +2,7 @@ import ConfigDomain
 import ConfigPorts
 import FlyingFox
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HTTPAdapter
@@ -58,7 +59,7 @@ struct HTTPFetcherRedactionTests {
     @Test("no error from any fault contains a secret header value, in message, description or kind")
     func noSecretInAnyError() async throws {
         var errors: [FetchError] = []
-        try await ScriptedHTTPServer.with(Self.echoingFault) { server in
+        try await TestHTTPServer.with(Self.echoingFault) { server in
             for path in [
                 "/500", "/429", "/404", "/401", "/type", "/loop", "/insecure", "/empty", "/invalid", "/large", "/truncated",
             ] {
@@ -75,14 +76,14 @@ struct HTTPFetcherRedactionTests {
             #expect(server.requests.contains { $0.headers["x-session"] == Self.providerSecret })
         }
         // Transport failure and timeout.
-        let closed = try await ScriptedHTTPServer.start { _ in Reply.json("{}") }
+        let closed = try await TestHTTPServer.start { _ in Reply.json("{}") }
         let closedURL = closed.url()
         await closed.stop()
         if let error = await fetchError(try HTTPFetcher(url: closedURL, configuration: Self.configuration())) {
             errors.append(error)
         }
         let gate = Gate()
-        try await ScriptedHTTPServer.with({ _ in
+        try await TestHTTPServer.with({ _ in
             await gate.wait()
             return Reply.json("{}")
         }) { server in
@@ -143,7 +144,7 @@ struct HTTPFetcherRedactionTests {
 
     @Test("a URL's query and user info are redacted in messages and provenance")
     func urlQueryIsRedacted() async throws {
-        try await ScriptedHTTPServer.with({ request in
+        try await TestHTTPServer.with({ request in
             request.path == "/ok" ? Reply.json("{}") : Reply.make(500)
         }) { server in
             let failing = try HTTPFetcher(
@@ -161,8 +162,8 @@ struct HTTPFetcherRedactionTests {
 
     @Test("secret headers are not forwarded when a redirect leads to another origin; other headers are")
     func secretsStayOnTheirOrigin() async throws {
-        try await ScriptedHTTPServer.with({ _ in Reply.json("{}") }) { other in
-            try await ScriptedHTTPServer.with({ request in
+        try await TestHTTPServer.with({ _ in Reply.json("{}") }) { other in
+            try await TestHTTPServer.with({ request in
                 request.path == "/here"
                     ? Reply.json("{}")
                     : Reply.make(302, ["Location": request.path == "/away" ? other.url().absoluteString : "/here"])

@@ -12,10 +12,7 @@ import Foundation
 /// conditional headers, so tests can count what reached the server.
 ///
 /// Stopping follows the child-process rule: SIGTERM, a grace period, then SIGKILL, then wait.
-final class NginxRunner: @unchecked Sendable {
-    // `@unchecked Sendable`: all stored properties are immutable after `start` except `process`,
-    // which only `stop()` touches, once.
-
+final class NginxRunner: Sendable {
     /// One access-log line.
     struct AccessEntry: Sendable, Hashable {
         var status: Int
@@ -46,15 +43,15 @@ final class NginxRunner: @unchecked Sendable {
     let htmlDirectory: URL
     /// The port nginx listens on.
     let port: UInt16
-    private let process: Process
+    private let child: ChildProcess
     private let accessLog: URL
     private let errorLog: URL
 
-    private init(prefix: URL, port: UInt16, process: Process) {
+    private init(prefix: URL, port: UInt16, child: ChildProcess) {
         self.prefix = prefix
         self.htmlDirectory = prefix.appendingPathComponent("html")
         self.port = port
-        self.process = process
+        self.child = child
         self.accessLog = prefix.appendingPathComponent("logs/access.log")
         self.errorLog = prefix.appendingPathComponent("logs/error.log")
     }
@@ -111,13 +108,8 @@ final class NginxRunner: @unchecked Sendable {
         let configFile = prefix.appendingPathComponent("conf/nginx.conf")
         try configuration.write(to: configFile, atomically: true, encoding: .utf8)
 
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["-p", p, "-c", configFile.path, "-e", "\(p)/logs/error.log"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let runner = NginxRunner(prefix: prefix, port: port, process: process)
+        let child = try ChildProcess(executable, arguments: ["-p", p, "-c", configFile.path, "-e", "\(p)/logs/error.log"])
+        let runner = NginxRunner(prefix: prefix, port: port, child: child)
         do {
             try await runner.waitUntilAccepting()
         } catch {
@@ -172,32 +164,15 @@ final class NginxRunner: @unchecked Sendable {
 
     /// Stops nginx (SIGTERM, up to 5 s grace, then SIGKILL), waits for it, and removes the prefix.
     func stop() async {
-        if process.isRunning {
-            process.terminate()
-            if !(await waitForExit(seconds: 5)) {
-                kill(process.processIdentifier, SIGKILL)
-                _ = await waitForExit(seconds: 5)
-            }
-        }
+        _ = await child.stop(grace: 5)
         try? FileManager.default.removeItem(at: prefix)
-    }
-
-    /// Polls the child's state until it exits or `seconds` pass (a child process offers no
-    /// async exit signal on every platform, so this bounded poll is the wait).
-    private func waitForExit(seconds: TimeInterval) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning {
-            if Date() > deadline { return false }
-            try? await Task.sleep(nanoseconds: 20_000_000)
-        }
-        return true
     }
 
     /// Polls a TCP connect until nginx accepts, it exits, or 10 s pass.
     private func waitUntilAccepting() async throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if !process.isRunning {
+            if child.ending != nil {
                 throw NginxError("nginx exited at start: \(errorLogText())")
             }
             if Self.canConnect(port: port) { return }
