@@ -56,7 +56,7 @@ struct HTTPClientFaultTests {
             (.status(503, retryAfter: "Wed, 01 Jan 2031 00:00:00 GMT"), .fetch(.rateLimited(status: 503))),
             (.status(429, retryAfter: "60"), .fetch(.rateLimited(status: 429))),
             (.status(404), .fetch(.httpStatus(404))),
-            (.delay(8), .fetch(.timeout)),
+            (.delay(20), .fetch(.timeout)),
             (.hang, .fetch(.timeout)),
             (.wrongContentLength(extra: 100), .fetch(.truncatedBody(expected: 130, received: 30))),
             (.closeMidBody, .fetch(.transport)),
@@ -71,9 +71,11 @@ struct HTTPClientFaultTests {
         try await TestHTTPServer.with { server in
             server.publish(Self.good)
             let clock = ManualClock()
+            // The timeout cases use 5 s, well above a healthy fetch on a loaded machine (the first
+            // refresh below must succeed under the same timeout) and well below the 20 s delay.
             let timesOut = if case .fetch(.timeout) = expected { true } else { false }
             let client = try await Self.client(server, clock: clock) { configuration in
-                if timesOut { configuration.timeout = 2 }
+                if timesOut { configuration.timeout = 5 }
             }
             #expect(try await client.refresh() == .updated(changedKeys: ["greeting", "limit"]))
             #expect(client[Flags.greeting] == "hello")
