@@ -24,6 +24,7 @@ let benchmarks: @Sendable () -> Void = {
     registerConcurrentReadBenchmarks()
     registerRefreshBenchmarks()
     registerParserBenchmarks()
+    registerFormatBenchmarks()
     registerPeerBenchmarks()
     registerColdStartBenchmarks()
 }

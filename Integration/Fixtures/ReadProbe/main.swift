@@ -23,6 +23,11 @@
 //   ReadProbe cold-repeat <dir> <keys> <rounds>
 //       The cold-start work <rounds> times in one process (one line each): its steady-state cost,
 //       without the process's first-use costs, for profilers.
+//   ReadProbe format-decode <firebase|plain|template-parse> <parameters> [rounds]
+//       Decodes a Firebase template of <parameters> parameters (types mixed, some grouped, some
+//       with conditional values), or the plain JSON object of the same values, <rounds> times
+//       (default 2000); prints the median and the CPU time per decode. `template-parse` times
+//       only the template's JSON parse, the floor of the Firebase decode. For profilers too.
 //
 // Build it in release (`swift build -c release --product ReadProbe`): a debug build measures the
 // debug build.
@@ -354,6 +359,12 @@ case "cold-repeat":
     for _ in 0..<rounds {
         await coldStart(directory: URL(fileURLWithPath: arguments[2], isDirectory: true), keys: keys, spawnedAt: nil)
     }
+case "format-decode":
+    guard arguments.count >= 4, let parameters = Int(arguments[3]), parameters > 0 else {
+        fail("usage: ReadProbe format-decode <firebase|plain|template-parse> <parameters> [rounds]")
+    }
+    let rounds = arguments.count > 4 ? Int(arguments[4]) ?? 2_000 : 2_000
+    formatDecodeTimer(format: arguments[2], parameters: parameters, rounds: max(rounds, 1))
 case "seed":
     guard arguments.count == 4, let keys = Int(arguments[3]), keys > 0 else { fail("usage: ReadProbe seed <dir> <keys>") }
     await seed(directory: URL(fileURLWithPath: arguments[2], isDirectory: true), keys: keys)
@@ -367,5 +378,5 @@ default:
     fail(
         "usage: ReadProbe read-timer [reads] | scaling <threads> [threads|tasks] [reads] | seed <dir> <keys>"
             + " | refresh <keys> [rounds] [rules] | cold-start <dir> <keys> [<spawn ns>]"
-            + " | cold-repeat <dir> <keys> <rounds>")
+            + " | cold-repeat <dir> <keys> <rounds> | format-decode <firebase|plain|template-parse> <parameters> [rounds]")
 }

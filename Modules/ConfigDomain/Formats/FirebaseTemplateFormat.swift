@@ -128,17 +128,16 @@ public struct FirebaseTemplateFormat: PayloadFormat {
                     + "(found \(found)); use the plain JSON format for a plain configuration object")
         }
 
-        // Collect every parameter with its path, top level first, then groups in name order.
-        var entries: [(key: String, path: String, parameter: ConfigValue)] = []
+        // The sections holding parameters: the top level first, then the groups in name order.
+        // Dropped parameters are reported in that order, and by name within a section.
+        var sections: [Section] = []
         if let parameters = top["parameters"] {
             guard case .object(let members) = parameters else {
                 throw PayloadError(
                     format: name, reason: "\"parameters\" must be an object of parameters, found a JSON \(parameters.kind)",
                     path: "parameters")
             }
-            for key in members.keys.sorted() {
-                if let parameter = members[key] { entries.append((key, "parameters.\(key)", parameter)) }
-            }
+            sections.append(Section(group: nil, members: members))
         }
         if let groups = top["parameterGroups"] {
             guard case .object(let groupMembers) = groups else {
@@ -146,50 +145,57 @@ public struct FirebaseTemplateFormat: PayloadFormat {
                     format: name, reason: "\"parameterGroups\" must be an object of groups, found a JSON \(groups.kind)",
                     path: "parameterGroups")
             }
-            for groupName in groupMembers.keys.sorted() {
-                let groupPath = "parameterGroups.\(groupName)"
-                guard case .object(let group)? = groupMembers[groupName] else {
-                    throw PayloadError(format: name, reason: "a parameter group must be an object", path: groupPath)
+            for (groupName, groupValue) in groupMembers.sorted(by: { $0.key < $1.key }) {
+                guard case .object(let group) = groupValue else {
+                    throw PayloadError(
+                        format: name, reason: "a parameter group must be an object", path: "parameterGroups.\(groupName)")
                 }
                 guard let groupParameters = group["parameters"] else { continue }
                 guard case .object(let members) = groupParameters else {
                     throw PayloadError(
                         format: name, reason: "a group's \"parameters\" must be an object, found a JSON \(groupParameters.kind)",
-                        path: groupPath + ".parameters")
+                        path: "parameterGroups.\(groupName).parameters")
                 }
-                for key in members.keys.sorted() {
-                    if let parameter = members[key] { entries.append((key, "\(groupPath).parameters.\(key)", parameter)) }
-                }
+                sections.append(Section(group: groupName, members: members))
             }
         }
 
-        var values: [String: ConfigValue] = [:]
+        // A name used twice is ambiguous: every occurrence is dropped, reported once where it first
+        // appears. Names are unique within one object, so only a template with two sections can repeat one.
+        var duplicates: Set<String> = []
+        if sections.lazy.filter({ !$0.members.isEmpty }).count > 1 {
+            var names = Set<String>(minimumCapacity: sections.reduce(0) { $0 + $1.members.count })
+            for section in sections {
+                for key in section.members.keys where !names.insert(key).inserted { duplicates.insert(key) }
+            }
+        }
+
+        var values = [String: ConfigValue](minimumCapacity: sections.reduce(0) { $0 + $1.members.count })
+        // Each problem with its section and name, put in report order once all are known.
+        var problems: [(section: Int, key: String, problem: PayloadError)] = []
+        var reported: Set<String> = []
+        for (index, section) in sections.enumerated() {
+            for (key, parameter) in section.members {
+                if !duplicates.isEmpty, duplicates.contains(key) {
+                    if reported.insert(key).inserted {
+                        problems.append((index, key, duplicateProblem(key, in: sections[index...])))
+                    }
+                    continue
+                }
+                do throws(PayloadError) {
+                    if let value = try convert(parameter, at: ParameterPath(group: section.group, key: key)) {
+                        values[key] = value
+                    }
+                } catch {
+                    problems.append((index, key, error))
+                }
+            }
+        }
         var dropped: [PayloadError] = []
-        func drop(_ problem: PayloadError) throws(PayloadError) {
-            if !dropsInvalidParameters { throw problem }
-            dropped.append(problem)
-        }
-
-        // A name used twice is ambiguous: drop every occurrence.
-        var seen: [String: [String]] = [:]
-        for entry in entries { seen[entry.key, default: []].append(entry.path) }
-        for entry in entries {
-            if let paths = seen[entry.key], paths.count > 1 {
-                if paths.first == entry.path {
-                    try drop(
-                        PayloadError(
-                            format: name,
-                            reason:
-                                "the parameter \"\(entry.key)\" is defined more than once (\(paths.joined(separator: ", "))); all are ignored",
-                            path: entry.path))
-                }
-                continue
-            }
-            do throws(PayloadError) {
-                if let value = try convert(entry.parameter, path: entry.path) { values[entry.key] = value }
-            } catch {
-                try drop(error)
-            }
+        if !problems.isEmpty {
+            problems.sort { $0.section != $1.section ? $0.section < $1.section : $0.key < $1.key }
+            if !dropsInvalidParameters, let first = problems.first { throw first.problem }
+            dropped = problems.map(\.problem)
         }
 
         var versionNumber: String?
@@ -203,54 +209,96 @@ public struct FirebaseTemplateFormat: PayloadFormat {
         return Template(values: values, droppedParameters: dropped, versionNumber: versionNumber)
     }
 
-    /// The value of one parameter, `nil` when it has none (in-app default), or why it is invalid.
-    private func convert(_ parameter: ConfigValue, path: String) throws(PayloadError) -> ConfigValue? {
-        guard case .object(let members) = parameter else {
-            throw PayloadError(format: name, reason: "a parameter must be an object, found a JSON \(parameter.kind)", path: path)
+    /// The parameters of the top level (`group` nil) or of one group.
+    private struct Section {
+        let group: String?
+        let members: [String: ConfigValue]
+    }
+
+    /// Where a parameter is, made into text only for a message: `parameters.<key>` or
+    /// `parameterGroups.<group>.parameters.<key>`, then `suffix`.
+    private struct ParameterPath {
+        let group: String?
+        let key: String
+
+        func text(_ suffix: String = "") -> String {
+            if let group { return "parameterGroups.\(group).parameters.\(key)\(suffix)" }
+            return "parameters.\(key)\(suffix)"
         }
+    }
+
+    /// The report of a name defined more than once, listing every path, in the first of `sections`
+    /// (which holds the name).
+    private func duplicateProblem(_ key: String, in sections: ArraySlice<Section>) -> PayloadError {
+        var paths: [String] = []
+        for section in sections {
+            // Each object's own spelling of the name (names compare by canonical equivalence).
+            guard let index = section.members.index(forKey: key) else { continue }
+            paths.append(ParameterPath(group: section.group, key: section.members[index].key).text())
+        }
+        return PayloadError(
+            format: name,
+            reason: "the parameter \"\(key)\" is defined more than once (\(paths.joined(separator: ", "))); all are ignored",
+            path: paths.first)
+    }
+
+    /// The value of one parameter, `nil` when it has none (in-app default), or why it is invalid.
+    private func convert(_ parameter: ConfigValue, at path: ParameterPath) throws(PayloadError) -> ConfigValue? {
+        guard case .object(let members) = parameter else {
+            throw PayloadError(
+                format: name, reason: "a parameter must be an object, found a JSON \(parameter.kind)", path: path.text())
+        }
+        // Parameter and default-value objects hold a handful of members: finding two by comparing
+        // names costs less than hashing each name for a lookup.
+        let (valueTypeMember, defaultValueMember) = Self.members("valueType", "defaultValue", of: members)
         let valueType: String
-        switch members["valueType"] {
+        switch valueTypeMember {
         case nil, .null?: valueType = "STRING"
         case .string(let text)?: valueType = text
         case let other?:
             throw PayloadError(
-                format: name, reason: "\"valueType\" must be a string, found a JSON \(other.kind)", path: path + ".valueType")
+                format: name, reason: "\"valueType\" must be a string, found a JSON \(other.kind)", path: path.text(".valueType"))
         }
-        guard let defaultValue = members["defaultValue"] else { return nil }
+        guard let defaultValue = defaultValueMember else { return nil }
         guard case .object(let defaultMembers) = defaultValue else {
             throw PayloadError(
                 format: name, reason: "\"defaultValue\" must be an object, found a JSON \(defaultValue.kind)",
-                path: path + ".defaultValue")
+                path: path.text(".defaultValue"))
         }
-        if defaultMembers["useInAppDefault"] == .bool(true) { return nil }
-        guard let raw = defaultMembers["value"] else {
+        let (useInAppDefault, value) = Self.members("useInAppDefault", "value", of: defaultMembers)
+        if useInAppDefault == .bool(true) { return nil }
+        guard let raw = value else {
             if defaultMembers["personalizationValue"] != nil || defaultMembers["rolloutValue"] != nil {
                 throw PayloadError(
                     format: name,
                     reason: "personalization and rollout default values are not supported; give the parameter a plain \"value\"",
-                    path: path + ".defaultValue")
+                    path: path.text(".defaultValue"))
             }
             return nil
         }
-        let valuePath = path + ".defaultValue.value"
         guard case .string(let text) = raw else {
             throw PayloadError(
-                format: name, reason: "a default value must be a JSON string, found a JSON \(raw.kind)", path: valuePath)
+                format: name, reason: "a default value must be a JSON string, found a JSON \(raw.kind)",
+                path: path.text(".defaultValue.value"))
         }
         switch valueType {
         case "STRING", "PARAMETER_VALUE_TYPE_UNSPECIFIED":
             return .string(text)
         case "BOOLEAN":
+            // What the console writes, without Foundation's trimming; other spellings below.
+            if text == "true" { return .bool(true) }
+            if text == "false" { return .bool(false) }
             switch text.trimmingCharacters(in: .whitespaces).lowercased() {
             case "true": return .bool(true)
             case "false": return .bool(false)
             default:
                 throw PayloadError(
                     format: name, reason: "a BOOLEAN parameter must be \"true\" or \"false\", found \"\(Self.excerpt(text))\"",
-                    path: valuePath)
+                    path: path.text(".defaultValue.value"))
             }
         case "NUMBER":
-            return try number(text, path: valuePath)
+            if let number = Self.plainNumber(text) { return number }
+            return try number(text, path: path)
         case "JSON":
             do throws(JSONParseError) {
                 return try parser.parse(text)
@@ -258,19 +306,53 @@ public struct FirebaseTemplateFormat: PayloadFormat {
                 throw PayloadError(
                     format: name,
                     reason: "a JSON parameter's value is not valid JSON at byte \(error.offset) of the value: \(error.reason)",
-                    path: valuePath)
+                    path: path.text(".defaultValue.value"))
             }
         default:
             throw PayloadError(
                 format: name,
                 reason: "unknown valueType \"\(Self.excerpt(valueType))\"; expected STRING, BOOLEAN, NUMBER or JSON",
-                path: path + ".valueType")
+                path: path.text(".valueType"))
         }
     }
 
+    /// The members named `first` and `second` of a small object, found by comparing names (the
+    /// same equality as a lookup's) instead of hashing them.
+    private static func members(
+        _ first: String, _ second: String, of object: [String: ConfigValue]
+    ) -> (ConfigValue?, ConfigValue?) {
+        var found: (ConfigValue?, ConfigValue?) = (nil, nil)
+        for (name, value) in object {
+            if name == first {
+                found.0 = value
+            } else if name == second {
+                found.1 = value
+            }
+        }
+        return found
+    }
+
+    /// A `NUMBER` value written as a JSON number with nothing around it (`20`, `-0.5`, `1e3`), the
+    /// common case, parsed without trimming or throwing; `nil` sends any other text to ``number(_:path:)``.
+    private static func plainNumber(_ text: String) -> ConfigValue? {
+        var text = text
+        return text.withUTF8 { utf8 -> ConfigValue? in
+            // A JSON number starts with `-` or a digit and ends with a digit, so there is nothing to trim.
+            guard let first = utf8.first, let last = utf8.last, first == UInt8(ascii: "-") || isDigit(first), isDigit(last)
+            else { return nil }
+            guard case .success(let parsed) = JSONParser().parse(buffer: UnsafeRawBufferPointer(utf8)) else { return nil }
+            switch parsed {
+            case .int, .double: return parsed
+            default: return nil
+            }
+        }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
     /// A `NUMBER` value: JSON number grammar first (so `20` is an int and `0.5` a double), then
     /// the looser forms Firebase accepts (`.5`, `+3`, `1.`), which become doubles.
-    private func number(_ text: String, path: String) throws(PayloadError) -> ConfigValue {
+    private func number(_ text: String, path: ParameterPath) throws(PayloadError) -> ConfigValue {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let parsed = try? JSONParser().parse(trimmed) {
             switch parsed {
@@ -283,7 +365,8 @@ public struct FirebaseTemplateFormat: PayloadFormat {
             return .double(double)
         }
         throw PayloadError(
-            format: name, reason: "a NUMBER parameter must be a finite number, found \"\(Self.excerpt(text))\"", path: path)
+            format: name, reason: "a NUMBER parameter must be a finite number, found \"\(Self.excerpt(text))\"",
+            path: path.text(".defaultValue.value"))
     }
 
     private static func excerpt(_ text: String) -> String {

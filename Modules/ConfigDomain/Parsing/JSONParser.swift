@@ -78,7 +78,7 @@ private struct Reader {
 
     /// A member of an open object: its key, the offset of the key's quote, and its value.
     struct Member {
-        let key: String
+        var key: String
         let offset: Int
         var value: ConfigValue
     }
@@ -196,13 +196,20 @@ private struct Reader {
 
     /// Builds the object whose members start at `start` on the member stack, refusing a repeated key.
     mutating func closeObject(from start: Int) throws(JSONParseError) -> [String: ConfigValue] {
-        var object = [String: ConfigValue](minimumCapacity: members.count - start)
-        for member in members[start...] {
-            if object.updateValue(member.value, forKey: member.key) != nil {
-                throw fail(.duplicateKey(member.key), at: member.offset)
+        let count = members.count - start
+        var object = [String: ConfigValue](minimumCapacity: count)
+        for index in start..<members.count {
+            // Moved out, not copied (no retain now and release below): what is left behind is free to release.
+            var key = ""
+            var value = ConfigValue.null
+            swap(&key, &members[index].key)
+            swap(&value, &members[index].value)
+            if object.updateValue(value, forKey: key) != nil {
+                throw fail(.duplicateKey(key), at: members[index].offset)
             }
         }
-        members.removeSubrange(start...)
+        // One at a time: for an object's few members, cheaper than the generic removeLast(_:).
+        for _ in 0..<count { members.removeLast() }
         return object
     }
 
