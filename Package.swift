@@ -81,8 +81,11 @@ var package = Package(
             name: "ParserThroughput", dependencies: ["ConfigDomain"],
             path: "Integration/Fixtures/ParserThroughput", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "ReadProbe", dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "TestDoubles"],
+            name: "ReadProbe",
+            dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "TestDoubles", "BenchmarkWorkloads"],
             path: "Integration/Fixtures/ReadProbe", swiftSettings: swiftSettings),
+        // The keys and payloads that ReadProbe and the benchmarks share (not a product).
+        .target(name: "BenchmarkWorkloads", dependencies: ["ConfigDomain"], path: "Integration/Benchmarks/Workloads", swiftSettings: swiftSettings),
 
         // MARK: Test support (NOT a product, and no library target depends on it): the HTTP test server and
         // the waiting helpers the test targets share. It may use FlyingFox, as tests may.
@@ -141,7 +144,7 @@ if includeBenchmarks {
         .executableTarget(
             name: "RemoteConfigBenchmarks",
             dependencies: [
-                "ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "TestDoubles",
+                "ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "TestDoubles", "BenchmarkWorkloads",
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],

@@ -1,3 +1,4 @@
+import BenchmarkWorkloads
 import Benchmark
 import ConfigDomain
 import Foundation

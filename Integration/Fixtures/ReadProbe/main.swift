@@ -12,10 +12,11 @@
 //       timed in process; prints the median and the CPU time per refresh. Serves profilers
 //       (`perf record`) as well as a quick look; `rules` gives every key one rule.
 //   ReadProbe seed <dir> <keys>
-//       Stores a snapshot of <keys> keys (Bool, Int, Double, String and enum in turn) in a
-//       FileSnapshotCache at <dir>, as the configuration "default".
+//       Stores a snapshot of the benchmarks' Workload in a FileSnapshotCache at <dir>, as the
+//       configuration "default": <keys> keys (Bool, Int, Double, String and enum in turn), a
+//       `banner` object and 8 keys no client registers.
 //   ReadProbe cold-start <dir> <keys> [<spawn time, CLOCK_MONOTONIC ns>]
-//       What an app does at launch: registers the same <keys> keys, builds a client over the
+//       What an app does at launch: registers the same keys (and `banner`), builds a client over the
 //       FileSnapshotCache at <dir>, and reads the first key, which must come from the cache.
 //       Prints `value=… mainToReadNs=… mainToReadCPUNs=… keysNs=… registerNs=… buildNs=… spawnToReadNs=…`
 //       (keysNs: creating the keys; registerNs: the builder and `register`; buildNs: `build()`;
@@ -31,6 +32,7 @@
 //
 // Build it in release (`swift build -c release --product ReadProbe`): a debug build measures the
 // debug build.
+import BenchmarkWorkloads
 import ConfigDomain
 import ConfigPorts
 import FileCacheAdapter
@@ -218,12 +220,12 @@ func scaling(threads: Int, reads: Int, useTasks: Bool) async {
 // MARK: refresh
 
 func refreshTimer(keys count: Int, rounds: Int, rules: Bool) async {
-    let payloads = [0, 1].map { variant in ColdStartWorkload.payload(keys: count, variant: variant) }
+    let payloads = [0, 1].map { variant in Workload.json(count: count, variant: variant) }
     let fetcher = InMemoryFetcher(payload: payloads[0])
     let client: RemoteConfigClient
     do {
         client = try await RemoteConfigClient.builder(fetcher: fetcher).cache(InMemoryCache())
-            .register(ColdStartWorkload.keys(count, rules: rules)).build()
+            .register(Workload.keys(count: count, rules: rules)).build()
         try await client.refresh(force: true)
     } catch {
         fail("could not build the client: \(error)")
@@ -235,7 +237,7 @@ func refreshTimer(keys count: Int, rounds: Int, rules: Bool) async {
         let start = monotonicNanoseconds()
         let result = try? await client.refresh(force: true)
         samples.append(Double(monotonicNanoseconds() - start) / 1_000)
-        guard case .updated(let changed) = result, changed.count == count else {
+        guard case .updated(let changed) = result, changed.count >= count else {
             fail("refresh \(round) did not change every key: \(String(describing: result))")
         }
     }
@@ -248,52 +250,8 @@ func refreshTimer(keys count: Int, rounds: Int, rules: Bool) async {
 
 // MARK: seed and cold-start
 
-enum Mode: String, Sendable, CaseIterable {
-    case fast, safe, auto
-}
-
-/// The cold-start workload: key `i` is named `k<i, 5 digits>_<b|i|d|s|e>` by its type.
-enum ColdStartWorkload {
-    static func name(_ index: Int) -> String {
-        let digits = String(index)
-        let padded = String(repeating: "0", count: max(0, 5 - digits.count)) + digits
-        return "k" + padded + ["_b", "_i", "_d", "_s", "_e"][index % 5]
-    }
-
-    /// The payload; `variant` 1 changes every value (the seeded cache holds variant 0).
-    static func payload(keys: Int, variant: Int = 0) -> Data {
-        var out = "{"
-        for index in 0..<keys {
-            if index > 0 { out += "," }
-            out += "\"\(name(index))\":"
-            switch index % 5 {
-            case 0: out += (index + variant) % 2 == 0 ? "true" : "false"
-            case 1: out += String(index * 7 + variant)
-            case 2: out += String(Double(index) + 0.25 + Double(variant))
-            case 3: out += "\"value-\(index)-v\(variant)\""
-            default: out += "\"\(Mode.allCases[(index + variant) % 3].rawValue)\""
-            }
-        }
-        return Data((out + "}").utf8)
-    }
-
-    /// One key per payload entry; with `rules`, one rule each that every value passes.
-    static func keys(_ count: Int, rules: Bool = false) -> [any ConfigKeyRepresentable] {
-        (0..<count).map { index -> any ConfigKeyRepresentable in
-            let name = name(index)
-            switch index % 5 {
-            case 0: return ConfigKey(name, default: false, rules: rules ? [.oneOf([true, false])] : [])
-            case 1: return ConfigKey(name, default: 0, rules: rules ? [.range(0...10_000_000)] : [])
-            case 2: return ConfigKey(name, default: 0.0, rules: rules ? [.range(0...1e9)] : [])
-            case 3: return ConfigKey(name, default: "", rules: rules ? [.length(1...64)] : [])
-            default: return ConfigKey<Mode>(name, default: .auto, rules: rules ? [.oneOf(Mode.allCases)] : [])
-            }
-        }
-    }
-}
-
 func seed(directory: URL, keys: Int) async {
-    let payload = ColdStartWorkload.payload(keys: keys)
+    let payload = Workload.json(count: keys, variant: 0)
     let metadata = SnapshotMetadata(
         fetchedAt: Date(), validators: Validators(etag: "\"cold-\(keys)\""), contentHash: ContentHash(of: payload),
         source: "ReadProbe seed")
@@ -307,7 +265,7 @@ func seed(directory: URL, keys: Int) async {
 }
 
 func coldStart(directory: URL, keys count: Int, spawnedAt: UInt64?) async {
-    let keys = ColdStartWorkload.keys(count)
+    let keys = Workload.keys(count: count, rules: false)
     guard let first = keys.first as? ConfigKey<Bool> else { fail("the first cold-start key is not a Bool") }
     let keysMade = monotonicNanoseconds()
     let client: RemoteConfigClient
@@ -327,7 +285,7 @@ func coldStart(directory: URL, keys count: Int, spawnedAt: UInt64?) async {
     let end = monotonicNanoseconds()
     let endCPU = processCPUNanoseconds()
     // The cached value of k00000_b is true, its default false: false means the cache was not used.
-    guard value, client.registeredKeys.count == count else {
+    guard value, client.registeredKeys.count == keys.count else {
         fail("the first read did not see the cached value (cache: \(client.status.cache))")
     }
     var line = "value=\(value) mainToReadNs=\(end - mainStart) mainToReadCPUNs=\(endCPU - mainStartCPU)"

@@ -2,15 +2,21 @@ import ConfigDomain
 import Foundation
 
 /// The enum the benchmarks read (a `String`-backed `RawRepresentable`).
-enum Mode: String, Sendable, CaseIterable {
+package enum Mode: String, Sendable, CaseIterable {
     case fast, safe, auto
 }
 
 /// The struct the benchmarks read through `ConfigKey(decoding:default:)`.
-struct Banner: Codable, Sendable, Hashable {
-    var title: String
-    var color: String
-    var weight: Int
+package struct Banner: Codable, Sendable, Hashable {
+    package var title: String
+    package var color: String
+    package var weight: Int
+
+    package init(title: String, color: String, weight: Int) {
+        self.title = title
+        self.color = color
+        self.weight = weight
+    }
 }
 
 /// The synthetic payloads and keys every benchmark shares: `count` keys of five kinds, in turn
@@ -18,10 +24,11 @@ struct Banner: Codable, Sendable, Hashable {
 /// `k00004_e`, …, plus a `banner` object and a few keys no client registers (`extra_0`, …).
 ///
 /// `variant` changes every value (so two variants differ in every key) but not the shape.
-enum Workload {
-    static let unregisteredCount = 8
+/// The benchmarks and ReadProbe (the cold-start and refresh timers) share these.
+package enum Workload {
+    package static let unregisteredCount = 8
 
-    static func name(_ index: Int) -> String {
+    package static func name(_ index: Int) -> String {
         let digits = String(index)
         let padded = String(repeating: "0", count: max(0, 5 - digits.count)) + digits
         switch index % 5 {
@@ -33,15 +40,15 @@ enum Workload {
         }
     }
 
-    static func boolValue(_ index: Int, _ variant: Int) -> Bool { (index / 5 + variant) % 2 == 0 }
-    static func intValue(_ index: Int, _ variant: Int) -> Int { index * 7 + variant }
-    static func doubleValue(_ index: Int, _ variant: Int) -> Double { Double(index) + 0.25 + Double(variant) }
-    static func stringValue(_ index: Int, _ variant: Int) -> String { "value-\(index)-v\(variant)" }
-    static func enumValue(_ index: Int, _ variant: Int) -> Mode { Mode.allCases[(index + variant) % 3] }
-    static func banner(_ variant: Int) -> Banner { Banner(title: "Welcome \(variant)", color: "blue", weight: 3 + variant) }
+    package static func boolValue(_ index: Int, _ variant: Int) -> Bool { (index / 5 + variant) % 2 == 0 }
+    package static func intValue(_ index: Int, _ variant: Int) -> Int { index * 7 + variant }
+    package static func doubleValue(_ index: Int, _ variant: Int) -> Double { Double(index) + 0.25 + Double(variant) }
+    package static func stringValue(_ index: Int, _ variant: Int) -> String { "value-\(index)-v\(variant)" }
+    package static func enumValue(_ index: Int, _ variant: Int) -> Mode { Mode.allCases[(index + variant) % 3] }
+    package static func banner(_ variant: Int) -> Banner { Banner(title: "Welcome \(variant)", color: "blue", weight: 3 + variant) }
 
     /// The payload as a JSON object text (UTF-8 bytes).
-    static func json(count: Int, variant: Int) -> Data {
+    package static func json(count: Int, variant: Int) -> Data {
         var out = "{"
         out.reserveCapacity(count * 32)
         for index in 0..<count {
@@ -63,7 +70,7 @@ enum Workload {
     }
 
     /// One key per payload entry (not the `extra_` ones), with or without one rule each (every value passes).
-    static func keys(count: Int, rules: Bool) -> [any ConfigKeyRepresentable] {
+    package static func keys(count: Int, rules: Bool) -> [any ConfigKeyRepresentable] {
         var keys: [any ConfigKeyRepresentable] = []
         keys.reserveCapacity(count + 1)
         for index in 0..<count {

@@ -7,17 +7,17 @@ import Foundation
 /// NUMBER (1), a fractional NUMBER (2), a STRING (3, 4, 6, 9; 9 with no `valueType`), a JSON
 /// object (7), or a STRING with `conditionalValues` (8). Every third parameter has a description.
 /// The first 60% are top-level `parameters`; the rest are spread over four `parameterGroups`.
-/// The template also has two conditions and a version block. (ReadProbe's `format-decode` times
-/// the same bytes, from its own copy of this generator.)
-enum TemplateWorkload {
-    static func name(_ index: Int) -> String {
+/// The template also has two conditions and a version block. The `format.*` benchmarks and
+/// ReadProbe's `format-decode` time the same bytes.
+package enum TemplateWorkload {
+    package static func name(_ index: Int) -> String {
         let digits = String(index)
         let padded = String(repeating: "0", count: max(0, 5 - digits.count)) + digits
         return "p" + padded + ["_b", "_i", "_d", "_s", "_e", "_b", "_u", "_j", "_c", "_l"][index % 10]
     }
 
     /// The parameter's `valueType` (nil: the member is left out) and its `defaultValue.value` text.
-    static func parameter(_ index: Int) -> (type: String?, value: String) {
+    package static func parameter(_ index: Int) -> (type: String?, value: String) {
         switch index % 10 {
         case 0, 5: return ("BOOLEAN", index % 4 < 2 ? "true" : "false")
         case 1: return ("NUMBER", String(index * 7))
@@ -33,7 +33,7 @@ enum TemplateWorkload {
     }
 
     /// The template's bytes.
-    static func template(parameters count: Int) -> Data {
+    package static func template(parameters count: Int) -> Data {
         let topLevel = count * 6 / 10
         func member(_ index: Int) -> String {
             let (type, value) = parameter(index)
@@ -73,7 +73,7 @@ enum TemplateWorkload {
     }
 
     /// The plain JSON object of the same keys and the values the template decodes to.
-    static func plainJSON(parameters count: Int) -> Data {
+    package static func plainJSON(parameters count: Int) -> Data {
         let members = (0..<count).map { index -> String in
             let (type, value) = parameter(index)
             let json: String
@@ -87,7 +87,7 @@ enum TemplateWorkload {
     }
 
     /// `text` as a JSON string literal (the workload's text needs only quotes and backslashes escaped).
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }
