@@ -45,7 +45,9 @@ package enum Workload {
     package static func doubleValue(_ index: Int, _ variant: Int) -> Double { Double(index) + 0.25 + Double(variant) }
     package static func stringValue(_ index: Int, _ variant: Int) -> String { "value-\(index)-v\(variant)" }
     package static func enumValue(_ index: Int, _ variant: Int) -> Mode { Mode.allCases[(index + variant) % 3] }
-    package static func banner(_ variant: Int) -> Banner { Banner(title: "Welcome \(variant)", color: "blue", weight: 3 + variant) }
+    package static func banner(_ variant: Int) -> Banner {
+        Banner(title: "Welcome \(variant)", color: "blue", weight: 3 + variant)
+    }
 
     /// The payload as a JSON object text (UTF-8 bytes).
     package static func json(count: Int, variant: Int) -> Data {

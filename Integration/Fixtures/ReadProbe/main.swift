@@ -307,7 +307,9 @@ case "scaling":
     let reads = arguments.count > 4 ? Int(arguments[4]) ?? 20_000_000 : 20_000_000
     await scaling(threads: threads, reads: reads, useTasks: useTasks)
 case "refresh":
-    guard arguments.count >= 3, let keys = Int(arguments[2]), keys > 0 else { fail("usage: ReadProbe refresh <keys> [rounds] [rules]") }
+    guard arguments.count >= 3, let keys = Int(arguments[2]), keys > 0 else {
+        fail("usage: ReadProbe refresh <keys> [rounds] [rules]")
+    }
     let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 200 : 200
     await refreshTimer(keys: keys, rounds: rounds, rules: arguments.count > 4 && arguments[4] == "rules")
 case "cold-repeat":

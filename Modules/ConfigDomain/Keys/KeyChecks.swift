@@ -72,7 +72,8 @@ struct KeyChecks<Value: Sendable>: Sendable {
     ) throws(Rejection) {
         for rule in rules {
             if let reason = rule.evaluate(typed) {
-                throw rejection(found: rendered(), secrets: secrets(), rule: rule.name, reason: reason, typed: typed, origin: origin)
+                throw rejection(
+                    found: rendered(), secrets: secrets(), rule: rule.name, reason: reason, typed: typed, origin: origin)
             }
         }
     }

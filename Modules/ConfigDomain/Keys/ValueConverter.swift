@@ -104,7 +104,8 @@ extension ValueConverter where Value: Decodable {
                 do throws(DecodingFailure) {
                     return try ConfigValueDecoder().decode(Value.self, from: v)
                 } catch {
-                    throw ConversionError(expectedType: String(describing: Value.self), found: v.jsonText(), reason: error.description)
+                    throw ConversionError(
+                        expectedType: String(describing: Value.self), found: v.jsonText(), reason: error.description)
                 }
             },
             fromText: { (t: String) throws(ConversionError) -> Value in

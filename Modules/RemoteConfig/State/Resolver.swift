@@ -80,7 +80,9 @@ struct Resolver: Sendable {
                     rejected.append(rejection)
                     if let kept = previous?.lastGood[slot] {
                         lastGood[slot] = kept
-                        if !found { (found, box, raw, layer) = (true, kept.box, kept.raw, .lastGoodSnapshot(source: kept.source)) }
+                        if !found {
+                            (found, box, raw, layer) = (true, kept.box, kept.raw, .lastGoodSnapshot(source: kept.source))
+                        }
                     }
                 }
             }
