@@ -18,8 +18,9 @@ package final class ErasedKey: Sendable {
     /// What became of one candidate value.
     @usableFromInline
     package enum Outcome {
-        /// The converted value in a ``ValueBox`` of the key's type, and that value rendered back
-        /// as a ``ConfigValue`` (nil for types that cannot render).
+        /// The converted value in a ``ValueBox`` of the key's type, and its raw form: the value
+        /// rendered back as a ``ConfigValue`` (nil for types that cannot render), or for a
+        /// `Decodable` type the parsed candidate itself.
         case accepted(any AnyObject & Sendable, raw: ConfigValue?)
         /// Why the candidate was refused.
         case rejected(Rejection)
@@ -30,7 +31,16 @@ package final class ErasedKey: Sendable {
     /// The key's default in a ``ValueBox``.
     @usableFromInline package let defaultBox: any AnyObject & Sendable
     /// The default rendered as a ``ConfigValue`` (nil for types that cannot render).
-    @usableFromInline package let defaultRaw: ConfigValue?
+    ///
+    /// Rendered when the key is made, except for converters that keep candidates as their raw
+    /// form (`Decodable` types): their default is rendered each time it is asked for, so no
+    /// encoder runs at launch unless a `Decodable` key resolves to its default.
+    @inlinable
+    package var defaultRaw: ConfigValue? {
+        rendersDefaultOnDemand ? rawFunction(functions, defaultBox) : storedDefaultRaw
+    }
+    @usableFromInline let storedDefaultRaw: ConfigValue?
+    @usableFromInline let rendersDefaultOnDemand: Bool
     /// Problems with the key's rules themselves (an invalid pattern): rule name and problem.
     @usableFromInline package let ruleProblems: [(rule: String, problem: String)]
     /// The key's ``TypedKeyFunctions``, the first argument of the three functions below.
@@ -38,6 +48,7 @@ package final class ErasedKey: Sendable {
     @usableFromInline let resolveValueFunction: @Sendable (AnyObject, ConfigValue, String) -> Outcome
     @usableFromInline let resolveTextFunction: @Sendable (AnyObject, String, String) -> Outcome
     @usableFromInline let renderFunction: @Sendable (AnyObject, AnyObject) -> String
+    @usableFromInline let rawFunction: @Sendable (AnyObject, AnyObject) -> ConfigValue?
 
     /// Converts a parsed value and runs every rule; `origin` is kept in a rejection.
     @inlinable
@@ -62,7 +73,8 @@ package final class ErasedKey: Sendable {
         ruleProblems = rules.isEmpty ? [] : rules.compactMap { rule in rule.configurationProblem.map { (rule.name, $0) } }
         valueType = ObjectIdentifier(Value.self)
         defaultBox = ValueBox(defaultValue)
-        defaultRaw = checks.converter.toValue(defaultValue)
+        rendersDefaultOnDemand = checks.converter.keepsCandidateAsRaw
+        storedDefaultRaw = rendersDefaultOnDemand ? nil : checks.converter.toValue(defaultValue)
         functions = TypedKeyFunctions(checks)
         resolveValueFunction = { functions, value, origin in
             unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).resolve(value, origin: origin)
@@ -72,6 +84,9 @@ package final class ErasedKey: Sendable {
         }
         renderFunction = { functions, box in
             unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).render(box)
+        }
+        rawFunction = { functions, box in
+            unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).raw(of: box)
         }
     }
 }
@@ -91,10 +106,10 @@ final class TypedKeyFunctions<Value: Sendable>: Sendable {
     func resolve(_ value: ConfigValue, origin: String) -> ErasedKey.Outcome {
         do throws(ConversionError) {
             let typed = try checks.converter.fromValue(value)
-            if checks.rules.allSatisfy({ $0.evaluate(typed) == nil }) { return accept(typed) }
+            if checks.rules.allSatisfy({ $0.evaluate(typed) == nil }) { return accept(typed, candidate: value) }
         } catch {}
         do throws(Rejection) {
-            return accept(try checks.accepting(value, origin: origin))
+            return accept(try checks.accepting(value, origin: origin), candidate: value)
         } catch {
             return .rejected(error)
         }
@@ -105,18 +120,27 @@ final class TypedKeyFunctions<Value: Sendable>: Sendable {
     func resolve(text: String, origin: String) -> ErasedKey.Outcome {
         do throws(ConversionError) {
             let typed = try checks.converter.fromText(text)
-            if checks.rules.allSatisfy({ $0.evaluate(typed) == nil }) { return accept(typed) }
+            if checks.rules.allSatisfy({ $0.evaluate(typed) == nil }) { return accept(typed, candidate: nil) }
         } catch {}
         do throws(Rejection) {
-            return accept(try checks.accepting(text: text, origin: origin))
+            return accept(try checks.accepting(text: text, origin: origin), candidate: nil)
         } catch {
             return .rejected(error)
         }
     }
 
+    /// The boxed value and its raw form: the parsed candidate itself when the converter keeps
+    /// candidates (and there is one), otherwise the typed value rendered back.
     @inlinable
-    func accept(_ typed: Value) -> ErasedKey.Outcome {
-        .accepted(ValueBox(typed), raw: checks.converter.toValue(typed))
+    func accept(_ typed: Value, candidate: ConfigValue?) -> ErasedKey.Outcome {
+        if checks.converter.keepsCandidateAsRaw, let candidate { return .accepted(ValueBox(typed), raw: candidate) }
+        return .accepted(ValueBox(typed), raw: checks.converter.toValue(typed))
+    }
+
+    /// A boxed value of this key rendered as a ``ConfigValue`` (nil for types that cannot render).
+    @inlinable
+    func raw(of box: AnyObject) -> ConfigValue? {
+        checks.converter.toValue(unsafeDowncast(box, to: ValueBox<Value>.self).value)
     }
 
     @inlinable

@@ -10,6 +10,11 @@ public struct ValueConverter<Value: Sendable>: Sendable {
     /// The name given at creation; nil names the type after `Value`, rendered only when a message
     /// needs it (rendering a type's name is slow, and a cold start creates every key).
     @usableFromInline let namedType: String?
+    /// Whether a client keeps a parsed candidate itself as the value's raw form, instead of
+    /// rendering the typed value back with ``toValue`` (true for `Decodable` types: rendering them
+    /// runs an encoder, which a cold start would otherwise run for every such key, and the
+    /// candidate keeps the fields the type ignores).
+    @usableFromInline let keepsCandidateAsRaw: Bool
     /// Converts a parsed value.
     public let fromValue: @Sendable (ConfigValue) throws(ConversionError) -> Value
     /// Coerces override text typed by a person.
@@ -25,7 +30,7 @@ public struct ValueConverter<Value: Sendable>: Sendable {
         fromText: @escaping @Sendable (String) throws(ConversionError) -> Value,
         toValue: @escaping @Sendable (Value) -> ConfigValue?
     ) {
-        self.init(namedType: typeName, fromValue: fromValue, fromText: fromText, toValue: toValue)
+        self.init(namedType: typeName, fromValue: fromValue, fromText: fromText, toValue: toValue, keepsCandidateAsRaw: false)
     }
 
     /// Creates a converter whose ``typeName`` is `Value`'s own name.
@@ -35,7 +40,7 @@ public struct ValueConverter<Value: Sendable>: Sendable {
         fromText: @escaping @Sendable (String) throws(ConversionError) -> Value,
         toValue: @escaping @Sendable (Value) -> ConfigValue?
     ) {
-        self.init(namedType: nil, fromValue: fromValue, fromText: fromText, toValue: toValue)
+        self.init(namedType: nil, fromValue: fromValue, fromText: fromText, toValue: toValue, keepsCandidateAsRaw: false)
     }
 
     @inlinable
@@ -43,9 +48,11 @@ public struct ValueConverter<Value: Sendable>: Sendable {
         namedType: String?,
         fromValue: @escaping @Sendable (ConfigValue) throws(ConversionError) -> Value,
         fromText: @escaping @Sendable (String) throws(ConversionError) -> Value,
-        toValue: @escaping @Sendable (Value) -> ConfigValue?
+        toValue: @escaping @Sendable (Value) -> ConfigValue?,
+        keepsCandidateAsRaw: Bool
     ) {
         self.namedType = namedType
+        self.keepsCandidateAsRaw = keepsCandidateAsRaw
         self.fromValue = fromValue
         self.fromText = fromText
         self.toValue = toValue
@@ -100,6 +107,7 @@ extension ValueConverter where Value: Decodable {
     @inlinable
     public static var decodable: ValueConverter<Value> {
         ValueConverter(
+            namedType: nil,
             fromValue: { (v: ConfigValue) throws(ConversionError) -> Value in
                 do throws(DecodingFailure) {
                     return try ConfigValueDecoder().decode(Value.self, from: v)
@@ -125,6 +133,6 @@ extension ValueConverter where Value: Decodable {
             toValue: { value in
                 guard let encodable = value as? any Encodable else { return nil }
                 return try? ConfigValueEncoder().encode(encodable)
-            })
+            }, keepsCandidateAsRaw: true)
     }
 }

@@ -55,7 +55,8 @@ final class ResolvedState: Sendable {
 /// How one slot was resolved.
 struct SlotDetail: Sendable, Hashable {
     let layer: ValueLayer
-    /// The winning value rendered as a ConfigValue (nil for types that cannot render).
+    /// The winning value rendered as a ConfigValue (nil for types that cannot render); for a
+    /// `Decodable` key, the candidate as parsed (its default, rendered).
     ///
     /// Text for messages is rendered from the state's box when asked (`explain`), not per activation.
     let raw: ConfigValue?
@@ -65,7 +66,7 @@ struct SlotDetail: Sendable, Hashable {
 /// A value of one key that passed its rules, from a snapshot.
 struct LastGood: Sendable {
     let box: any AnyObject & Sendable
-    /// The typed value rendered back (nil for types that cannot render).
+    /// Its raw form, as in ``SlotDetail/raw``.
     let raw: ConfigValue?
     let source: String
 }

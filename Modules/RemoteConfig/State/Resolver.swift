@@ -50,7 +50,7 @@ struct Resolver: Sendable {
             // retained field by field) at every step, a measurable cost at a thousand keys.
             var found = false
             var box = entry.defaultBox
-            var raw = entry.defaultRaw
+            var raw: ConfigValue? = nil
             var layer = ValueLayer.defaultValue
 
             for position in overrides.indices {
@@ -87,6 +87,8 @@ struct Resolver: Sendable {
                 }
             }
 
+            // Asked for only when the default wins: a `Decodable` key renders its default on demand.
+            if !found { raw = entry.defaultRaw }
             boxes.append(box)
             details.append(SlotDetail(layer: layer, raw: raw, rejected: rejected))
 
