@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkWorkloads
 import ConfigDomain
 import Foundation
 import RemoteConfig
@@ -9,11 +10,9 @@ import RemoteConfig
 /// should come close to twice the throughput of 1, and 4 cannot do better than 2. CPU time is the
 /// whole process's for the iteration: it stays flat when the readers do not contend.
 ///
-/// The readers take the work in chunks of 65,536 reads from a shared counter rather than a fixed
-/// share each: on a shared 2-core machine another process often takes part of one core for a
-/// while, and with fixed shares the iteration would then wait for the slowed thread alone
-/// (measuring the machine's noise, not the read path). With chunks, both readers stay busy until
-/// the total is done. Taking a chunk costs one lock round trip per 65,536 reads.
+/// The readers take the work in chunks from a shared ``WorkCounter`` rather than a fixed share
+/// each: on a shared 2-core machine another process often takes part of one core for a while, and
+/// with fixed shares the iteration would then wait for the slowed thread alone.
 ///
 /// Threads, not tasks: package-benchmark 1.38.1 runs an `async` benchmark body by blocking one
 /// thread of Swift's cooperative pool on a semaphore (`Benchmark.runAsync`), so on 2 cores a task
@@ -23,7 +22,6 @@ import RemoteConfig
 /// starting the second reader takes a fraction of a millisecond here.
 func registerConcurrentReadBenchmarks() {
     let total = 16_000_000
-    let chunk = 65_536
     let readsPerSecond = BenchmarkMetric.custom("reads/s (M)", polarity: .prefersLarger, useScalingFactor: false)
     let nanosecondsPer1000 = BenchmarkMetric.custom("wall ns per 1000 reads", useScalingFactor: false)
     for threads in [1, 2, 4] {
@@ -35,19 +33,14 @@ func registerConcurrentReadBenchmarks() {
         ) { benchmark, fixture in
             let client = fixture.client
             let key = fixture.boolKey
-            let handedOut = Locked(0)
+            let work = WorkCounter(total: total)
             let start = Suite.monotonicNanoseconds()
             Suite.measuringCPU(benchmark, .process) {
                 let done = DispatchSemaphore(value: 0)
                 for _ in 0..<threads {
                     Thread.detachNewThread {
-                        while true {
-                            let first = handedOut.withLock { next in
-                                defer { next += chunk }
-                                return next
-                            }
-                            guard first < total else { break }
-                            for _ in 0..<min(chunk, total - first) { blackHole(client[key]) }
+                        while let count = work.take() {
+                            for _ in 0..<count { blackHole(client[key]) }
                         }
                         done.signal()
                     }

@@ -1,5 +1,5 @@
-import BenchmarkWorkloads
 import Benchmark
+import BenchmarkWorkloads
 import ConfigDomain
 import Foundation
 

@@ -1,5 +1,5 @@
-import BenchmarkWorkloads
 import Benchmark
+import BenchmarkWorkloads
 import Configuration
 
 // The reference peer: apple/swift-configuration 1.4.0, a `ConfigReader` over an `InMemoryProvider`

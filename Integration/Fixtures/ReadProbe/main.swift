@@ -148,34 +148,6 @@ func readTimer(readsPerBatch: Int) async {
 
 // MARK: scaling
 
-/// Hands out reads in chunks, so every reader stays busy until the total is done (see `scaling`).
-final class WorkCounter: Sendable {
-    private let handedOut = Mutex(0)
-    let total: Int
-    let chunk = 65_536
-
-    init(total: Int) { self.total = total }
-
-    /// The next chunk's size, or nil when every read has been handed out.
-    func take() -> Int? {
-        let first = handedOut.withLock { next in
-            defer { next += chunk }
-            return next
-        }
-        return first < total ? min(chunk, total - first) : nil
-    }
-}
-
-/// A value behind an `NSLock`.
-///
-/// `@unchecked Sendable`: `value` is only touched inside `withLock`, under `lock`.
-final class Mutex<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
-}
-
 /// Reads from `threads` threads (or tasks) at once, `reads` reads in all, and prints the wall time per read.
 ///
 /// The readers take chunks of 65,536 reads from a shared counter instead of a fixed share each,
