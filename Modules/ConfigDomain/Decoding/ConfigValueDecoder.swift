@@ -72,23 +72,25 @@ enum TreeDecoding {
     static func integer<T: FixedWidthInteger>(
         _ value: ConfigValue, as type: T.Type, _ path: [any CodingKey]
     ) throws(DecodingFailure) -> T {
-        let name = String(describing: T.self)
+        // The type's name only for a message: `String(describing:)` of a type is costly the first
+        // time in a process (it starts the runtime's reflection), and a decode that fits needs none.
+        func name() -> String { nameOfType(T.self) }
         switch value {
         case .int(let i):
             guard let v = T(exactly: i) else {
-                throw .mismatch(name, found: value, at: path, detail: "which does not fit in \(name) (\(T.min)...\(T.max))")
+                throw .mismatch(name(), found: value, at: path, detail: "which does not fit in \(name()) (\(T.min)...\(T.max))")
             }
             return v
         case .double(let d):
             guard d == d.rounded(.towardZero) else {
-                throw .mismatch(name, found: value, at: path, detail: "which is not a whole number")
+                throw .mismatch(name(), found: value, at: path, detail: "which is not a whole number")
             }
             guard let v = T(exactly: d) else {
-                throw .mismatch(name, found: value, at: path, detail: "which does not fit in \(name) (\(T.min)...\(T.max))")
+                throw .mismatch(name(), found: value, at: path, detail: "which does not fit in \(name()) (\(T.min)...\(T.max))")
             }
             return v
         default:
-            throw .mismatch(name, found: value, at: path)
+            throw .mismatch(name(), found: value, at: path)
         }
     }
 
@@ -247,11 +249,11 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
 
     private func integer<T: FixedWidthInteger>(_ key: Key) throws(DecodingFailure) -> T {
-        try TreeDecoding.integer(try member(key, expected: String(describing: T.self)), as: T.self, codingPath + [key])
+        try TreeDecoding.integer(try member(key, expected: nameOfType(T.self)), as: T.self, codingPath + [key])
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try TreeDecoding.unbox(try member(key, expected: String(describing: T.self)), as: T.self, path: codingPath + [key])
+        try TreeDecoding.unbox(try member(key, expected: nameOfType(T.self)), as: T.self, path: codingPath + [key])
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -345,14 +347,14 @@ struct ArrayContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
 
     private mutating func integer<T: FixedWidthInteger>() throws(DecodingFailure) -> T {
-        let (value, path) = try peek(expected: String(describing: T.self))
+        let (value, path) = try peek(expected: nameOfType(T.self))
         let result = try TreeDecoding.integer(value, as: T.self, path)
         currentIndex += 1
         return result
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let (value, path) = try peek(expected: String(describing: T.self))
+        let (value, path) = try peek(expected: nameOfType(T.self))
         let result = try TreeDecoding.unbox(value, as: T.self, path: path)
         currentIndex += 1
         return result

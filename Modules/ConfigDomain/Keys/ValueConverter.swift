@@ -6,7 +6,7 @@ import Foundation
 /// library does not know.
 public struct ValueConverter<Value: Sendable>: Sendable {
     /// The Swift type's name in messages, for example `Bool` or `Theme`.
-    public var typeName: String { namedType ?? String(describing: Value.self) }
+    public var typeName: String { namedType ?? nameOfType(Value.self) }
     /// The name given at creation; nil names the type after `Value`, rendered only when a message
     /// needs it (rendering a type's name is slow, and a cold start creates every key).
     @usableFromInline let namedType: String?
@@ -78,7 +78,7 @@ extension ValueConverter where Value: RawRepresentable, Value.RawValue: ConfigVa
         // `found` is rendered only for the error: this runs for every enum key at every activation.
         @Sendable func make(_ raw: Value.RawValue, found: () -> String) throws(ConversionError) -> Value {
             guard let v = Value(rawValue: raw) else {
-                let typeName = String(describing: Value.self)
+                let typeName = nameOfType(Value.self)
                 var reason = "no case of \(typeName) has the raw value \(raw)"
                 if let all = (Value.self as? any CaseIterable.Type)?.allCases as? any Collection {
                     let names = all.compactMap { ($0 as? Value).map { "\($0.rawValue)" } }
@@ -113,7 +113,7 @@ extension ValueConverter where Value: Decodable {
                     return try ConfigValueDecoder().decode(Value.self, from: v)
                 } catch {
                     throw ConversionError(
-                        expectedType: String(describing: Value.self), found: v.jsonText(), reason: error.description)
+                        expectedType: nameOfType(Value.self), found: v.jsonText(), reason: error.description)
                 }
             },
             fromText: { (t: String) throws(ConversionError) -> Value in
@@ -122,12 +122,12 @@ extension ValueConverter where Value: Decodable {
                     parsed = try JSONParser().parse(Data(t.utf8))
                 } catch {
                     throw ConversionError(
-                        expectedType: String(describing: Value.self), found: t, reason: "not valid JSON text: \(error)")
+                        expectedType: nameOfType(Value.self), found: t, reason: "not valid JSON text: \(error)")
                 }
                 do throws(DecodingFailure) {
                     return try ConfigValueDecoder().decode(Value.self, from: parsed)
                 } catch {
-                    throw ConversionError(expectedType: String(describing: Value.self), found: t, reason: error.description)
+                    throw ConversionError(expectedType: nameOfType(Value.self), found: t, reason: error.description)
                 }
             },
             toValue: { value in
