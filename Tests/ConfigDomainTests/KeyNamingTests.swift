@@ -76,13 +76,35 @@ struct KeyNamingTests {
         #expect(ConfigKey("g", default: [1.5]).descriptor.defaultValue == .array([.double(1.5)]))
     }
 
+    @Test("a converter named after its type uses the name String(describing:) gives, for nested and generic types too")
+    func converterNamesMatchDescribing() {
+        #expect(ValueConverter<Nest.Inner>.decodable.typeName == String(describing: Nest.Inner.self))
+        #expect(ValueConverter<Nest.Inner>.decodable.typeName == "Inner")
+        #expect(ValueConverter<[Nest.Inner]>.decodable.typeName == String(describing: [Nest.Inner].self))
+        #expect(ValueConverter<[String: Nest.Inner]>.decodable.typeName == String(describing: [String: Nest.Inner].self))
+        #expect(ValueConverter<Nest.Inner?>.decodable.typeName == String(describing: Nest.Inner?.self))
+    }
+
+    @Test("a key's type-erased form carries its name and identity, also through a wrapper's default")
+    func anyConfigKeyCarriesNameAndIdentity() {
+        let key = ConfigKey("wrapped_flag", default: true)
+        #expect(key.anyConfigKey.name == "wrapped_flag")
+        #expect(key.anyConfigKey.identity == key.identity)
+        let wrapper = KeyWrapper(key: key)
+        #expect(wrapper.anyConfigKey.name == key.name)
+        #expect(wrapper.anyConfigKey.identity == key.identity)
+        let listed: [any ConfigKeyRepresentable] = [key, wrapper, ConfigKey("other", default: 1)]
+        #expect(listed.map(\.anyConfigKey.name) == ["wrapped_flag", "wrapped_flag", "other"])
+    }
+
     @Test("a converter is named as given, or after its value type when no name is given")
     func converterNames() {
         let named = ValueConverter<Int>(
             typeName: "Percent", fromValue: { _ throws(ConversionError) in 0 }, fromText: { _ throws(ConversionError) in 0 },
             toValue: { .int(Int64($0)) })
         let unnamed = ValueConverter<Int>(
-            fromValue: { _ throws(ConversionError) in 0 }, fromText: { _ throws(ConversionError) in 0 }, toValue: { .int(Int64($0)) })
+            fromValue: { _ throws(ConversionError) in 0 }, fromText: { _ throws(ConversionError) in 0 },
+            toValue: { .int(Int64($0)) })
         #expect(named.typeName == "Percent")
         #expect(unnamed.typeName == "Int")
         #expect(ConfigKey(name: "p", default: 5, converter: named).descriptor.typeName == "Percent")
@@ -104,4 +126,15 @@ struct KeyNamingTests {
         #expect(ConfigKey("s", default: "x").render("hello") == #""hello""#)
         #expect(ConfigKey("d", default: 1.0).render(2) == "2.0")
     }
+}
+
+/// Types nested in another, as an app's often are.
+enum Nest {
+    struct Inner: Codable, Sendable { var on: Bool }
+}
+
+/// A type of an app's own that stands for a key, relying on the protocol's default `anyConfigKey`.
+struct KeyWrapper: ConfigKeyRepresentable {
+    let key: ConfigKey<Bool>
+    var configKey: ConfigKey<Bool> { key }
 }

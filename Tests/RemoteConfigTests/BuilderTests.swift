@@ -21,6 +21,19 @@ struct BuilderTests {
         #expect(client.status.freshness == .fresh)
     }
 
+    @Test("a key registered through an app's own wrapper type reads like the key itself")
+    func wrapperRegisteredKeyReads() async throws {
+        let cache = InMemoryCache()
+        try await cache.store(cached(payload(flag: true, retries: 7), fetchedAt: epoch), as: "default", slot: .active)
+        let client = try await RemoteConfigBuilder.testing(
+            fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(now: epoch), cache: cache,
+            keys: [FlagWrapper(key: Keys.flag), Keys.retries]
+        ).build()
+        #expect(client[Keys.flag] == true)
+        #expect(client[Keys.retries] == 7)
+        #expect(client.registeredKeys.map(\.name).sorted() == [Keys.flag.name, Keys.retries.name].sorted())
+    }
+
     @Test("build() with no cache serves defaults")
     func noCacheServesDefaults() async throws {
         let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock()).build()
@@ -157,4 +170,10 @@ struct BuilderTests {
         #expect(retries.defaultValue == .int(3))
         #expect(retries.ruleNames == ["range(0...10)"])
     }
+}
+
+/// An app's own type standing for a key: it relies on the protocol's default `anyConfigKey`.
+private struct FlagWrapper: ConfigKeyRepresentable {
+    let key: ConfigKey<Bool>
+    var configKey: ConfigKey<Bool> { key }
 }

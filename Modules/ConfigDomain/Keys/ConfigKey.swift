@@ -48,9 +48,11 @@ public struct ConfigKey<Value: Sendable>: Sendable {
         self.isSecret = secret
         self.summary = summary
         self.converter = converter
-        self.identity = .next()
+        let identity = KeyIdentity.next()
+        self.identity = identity
         self.erased = ErasedKey(
-            KeyChecks(name: name, isSecret: secret, converter: converter, rules: rules), defaultValue: defaultValue)
+            KeyChecks(name: name, isSecret: secret, converter: converter, rules: rules), identity: identity,
+            defaultValue: defaultValue)
     }
 }
 

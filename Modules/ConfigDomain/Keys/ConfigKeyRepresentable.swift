@@ -8,9 +8,22 @@ public protocol ConfigKeyRepresentable: Sendable {
     associatedtype Value: Sendable
     /// The key itself.
     var configKey: ConfigKey<Value> { get }
+    /// The key with its value type erased, as a client registers it.
+    ///
+    /// The default takes it from ``configKey``; you need not implement it.
+    var anyConfigKey: AnyConfigKey { get }
+}
+
+extension ConfigKeyRepresentable {
+    /// The key with its value type erased, taken from ``configKey``.
+    public var anyConfigKey: AnyConfigKey { configKey.anyConfigKey }
 }
 
 extension ConfigKey: ConfigKeyRepresentable {
     /// The key itself.
     public var configKey: ConfigKey<Value> { self }
+
+    /// The key with its value type erased. Reading it copies one reference, not the key: a client
+    /// registering a thousand keys of many types does no work that depends on their types.
+    public var anyConfigKey: AnyConfigKey { AnyConfigKey(erased) }
 }

@@ -26,6 +26,10 @@ package final class ErasedKey: Sendable {
         case rejected(Rejection)
     }
 
+    /// The key's name.
+    @usableFromInline package let name: String
+    /// The key's process-unique identity.
+    @usableFromInline package let identity: KeyIdentity
     /// The key's value type.
     @usableFromInline package let valueType: ObjectIdentifier
     /// The key's default in a ``ValueBox``.
@@ -66,9 +70,11 @@ package final class ErasedKey: Sendable {
     @inlinable
     package func render(_ box: AnyObject) -> String { renderFunction(functions, box) }
 
-    /// Makes the functions for a key with `checks` and `defaultValue`.
+    /// Makes the functions for the key `identity` with `checks` and `defaultValue`.
     @inlinable
-    init<Value: Sendable>(_ checks: KeyChecks<Value>, defaultValue: Value) {
+    init<Value: Sendable>(_ checks: KeyChecks<Value>, identity: KeyIdentity, defaultValue: Value) {
+        name = checks.name
+        self.identity = identity
         let rules = checks.rules
         ruleProblems = rules.isEmpty ? [] : rules.compactMap { rule in rule.configurationProblem.map { (rule.name, $0) } }
         valueType = ObjectIdentifier(Value.self)

@@ -15,13 +15,12 @@ final class KeyEntry: Sendable {
     private let key: any ConfigKeyRepresentable
 
     init(_ key: any ConfigKeyRepresentable) {
-        (name, identity, erased) = Self.parts(of: key)
+        // `anyConfigKey` copies one reference: no copy of the generic key, no type metadata.
+        let erased = key.anyConfigKey.erased
+        self.name = erased.name
+        self.identity = erased.identity
+        self.erased = erased
         self.key = key
-    }
-
-    private static func parts<K: ConfigKeyRepresentable>(of key: K) -> (String, KeyIdentity, ErasedKey) {
-        let typed = key.configKey
-        return (typed.name, typed.identity, typed.erased)
     }
 
     /// The key's value type.
