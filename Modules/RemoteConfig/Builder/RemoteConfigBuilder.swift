@@ -237,7 +237,7 @@ public struct RemoteConfigBuilder: Sendable {
                     await engine.applyOverride(at: position, snapshot)
                 }
             }
-            client.backgroundTasks.withLock { $0.append(task) }
+            client.backgroundTasks.withLock { $0.append { task.cancel() } }
         }
 
         // Periodic refresh while the client lives.
@@ -255,7 +255,7 @@ public struct RemoteConfigBuilder: Sendable {
                     _ = await engine.refresh(force: false)
                 }
             }
-            client.backgroundTasks.withLock { $0.append(task) }
+            client.backgroundTasks.withLock { $0.append { task.cancel() } }
         }
         return client
     }

@@ -19,7 +19,9 @@ public final class RemoteConfigClient: Sendable {
     let engineStatus: Locked<EngineStatus>
     let eventBroadcaster: Broadcaster<ConfigEvent>
     let updateBroadcaster: Broadcaster<ConfigUpdate>
-    let backgroundTasks = Locked<[Task<Void, Never>]>([])
+    /// Cancels the client's background tasks (override observation, periodic refresh); a list of
+    /// closures rather than of `Task`s, so a client without any asks the runtime for no `Task` type.
+    let backgroundTasks = Locked<[@Sendable () -> Void]>([])
     let reportedUnregistered = Locked<Set<String>>([])
 
     init(
@@ -36,7 +38,7 @@ public final class RemoteConfigClient: Sendable {
     }
 
     deinit {
-        for task in backgroundTasks.current { task.cancel() }
+        for cancel in backgroundTasks.current { cancel() }
         eventBroadcaster.finish()
         updateBroadcaster.finish()
     }
@@ -99,15 +101,15 @@ public final class RemoteConfigClient: Sendable {
     }
 
     func decode<T: Decodable & Sendable>(_ type: T.Type, forKey name: String, in state: ResolvedState) throws(ConfigError) -> T {
-        let cacheKey = DecodedCacheKey(name: name, type: ObjectIdentifier(T.self))
-        if let cached = state.decodedCache.withLock({ $0[cacheKey] }) as? T { return cached }
+        if let cached = state.decodedCache.value(forKey: name, as: T.self) { return cached }
         let raw: ConfigValue
         if let slot = registry.slotByName[name], let registeredRaw = state.details[slot].raw {
             raw = registeredRaw
         } else if let snapshotRaw = state.snapshot?.values[name] {
             raw = snapshotRaw
         } else {
-            throw .decoding(key: name, failure: DecodingFailure(path: "", reason: "there is no value for this key in the active state"))
+            throw .decoding(
+                key: name, failure: DecodingFailure(path: "", reason: "there is no value for this key in the active state"))
         }
         let decoded: T
         do throws(DecodingFailure) {
@@ -115,7 +117,7 @@ public final class RemoteConfigClient: Sendable {
         } catch {
             throw .decoding(key: name, failure: error)
         }
-        state.decodedCache.withLock { $0[cacheKey] = decoded }
+        state.decodedCache.store(decoded, forKey: name)
         return decoded
     }
 
@@ -203,7 +205,11 @@ public final class RemoteConfigClient: Sendable {
 
     /// Stops background refreshes and override observation, and finishes every stream.
     public func stop() async {
-        for task in backgroundTasks.withLock({ tasks in defer { tasks.removeAll() }; return tasks }) { task.cancel() }
+        let cancels = backgroundTasks.withLock { tasks in
+            defer { tasks.removeAll() }
+            return tasks
+        }
+        for cancel in cancels { cancel() }
         await engine.stop()
         eventBroadcaster.finish()
         updateBroadcaster.finish()

@@ -28,7 +28,7 @@ final class ResolvedState: Sendable {
     /// Increases by one with every new state.
     let generation: UInt64
     /// Decoded values of unregistered keys, cached per state.
-    let decodedCache = Locked<[DecodedCacheKey: any Sendable]>([:])
+    let decodedCache = DecodedValueCache()
 
     init(
         boxes: ContiguousArray<any AnyObject & Sendable>, details: [SlotDetail], snapshot: ConfigSnapshot?,
@@ -75,10 +75,4 @@ struct LastGood: Sendable {
 struct OverrideLayer: Sendable, Hashable {
     let name: String
     let snapshot: OverrideSnapshot
-}
-
-/// Key of the per-state decode cache: key name and requested type.
-struct DecodedCacheKey: Hashable, Sendable {
-    let name: String
-    let type: ObjectIdentifier
 }

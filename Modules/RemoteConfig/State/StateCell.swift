@@ -160,13 +160,38 @@ enum ReadCache {
     /// Entries per thread; cells beyond this many share entries (still correct, just more refills).
     static let lanes = 16
 
-    private static let stamps = ManagedAtomic<UInt64>(0)
-    private static let laneCounter = ManagedAtomic<Int>(0)
+    private static let counters = Counters()
 
     /// A new stamp, never given out before (the first is 1; 0 marks an empty entry).
-    static func nextStamp() -> UInt64 { stamps.wrappingIncrementThenLoad(ordering: .relaxed) }
+    static func nextStamp() -> UInt64 { counters.nextStamp() }
 
-    static func nextLane() -> Int { laneCounter.loadThenWrappingIncrement(ordering: .relaxed) % lanes }
+    /// The lane of a new cell: cells take the lanes in turn.
+    static func nextLane() -> Int { counters.nextLane() }
+
+    /// The stamp and lane counters. Taken once per activation and once per cell, so a lock costs
+    /// nothing that matters; a `ManagedAtomic` would make the first cell of a process ask the
+    /// Swift runtime for several generic conformances (about 0.2 ms in a fresh process here).
+    ///
+    /// `@unchecked Sendable`: `stamp` and `lane` are read and written only while holding `lock`.
+    private final class Counters: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stamp: UInt64 = 0
+        private var lane = 0
+
+        func nextStamp() -> UInt64 {
+            lock.lock()
+            defer { lock.unlock() }
+            stamp &+= 1
+            return stamp
+        }
+
+        func nextLane() -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            defer { lane = (lane + 1) % ReadCache.lanes }
+            return lane
+        }
+    }
 
     /// The key of every thread's table; its destructor releases the table's states when the thread exits.
     static let key: pthread_key_t? = {
