@@ -25,36 +25,61 @@ import Foundation
 /// - It follows at most 20 redirects (error -1007); the transfer counts and detects loops itself.
 /// - A body cut short of its `Content-Length` ends with error -1 ("transfer closed with N bytes
 ///   remaining"), so truncation is recognised by comparing counts, not by error code.
-final class SessionDriver: Sendable {
-    private let session: URLSession
-    private let router: TaskRouter?
-    private let ownsSession: Bool
+///
+/// The session is made on the first request, not with the fetcher: a client is built at launch
+/// and its first reads come from the cache, and making a `URLSession` in a fresh process took
+/// 10–20 ms here (swift-corelibs-foundation starts libcurl). That cost moves to the first fetch.
+///
+/// `@unchecked Sendable`: `made` is read and written only while holding `lock`; the session and
+/// router it holds are thread-safe.
+final class SessionDriver: @unchecked Sendable {
+    /// A session, its router (nil for an injected session used directly) and whether this driver owns it.
+    private struct Made {
+        let session: URLSession
+        let router: TaskRouter?
+        let ownsSession: Bool
+    }
 
-    /// Creates the driver for a configuration.
+    private let configuration: HTTPFetcher.Configuration
+    private let lock = NSLock()
+    private var made: Made?
+
+    /// Creates the driver for a configuration; the session is made on the first request.
     init(configuration: HTTPFetcher.Configuration) {
-        if let injected = configuration.session {
-            #if canImport(FoundationNetworking)
-                let router = TaskRouter()
-                self.router = router
-                self.session = URLSession(configuration: injected.configuration, delegate: router, delegateQueue: nil)
-                self.ownsSession = true
-            #else
-                self.router = nil
-                self.session = injected
-                self.ownsSession = false
-            #endif
-        } else {
-            let router = TaskRouter()
-            self.router = router
-            self.session = URLSession(
-                configuration: Self.defaultSessionConfiguration(timeout: configuration.timeout), delegate: router,
-                delegateQueue: nil)
-            self.ownsSession = true
-        }
+        self.configuration = configuration
     }
 
     deinit {
-        if ownsSession { session.finishTasksAndInvalidate() }
+        if let made, made.ownsSession { made.session.finishTasksAndInvalidate() }
+    }
+
+    /// The session, made on the first call.
+    private func current() -> Made {
+        lock.lock()
+        defer { lock.unlock() }
+        if let made { return made }
+        let fresh = Self.make(for: configuration)
+        made = fresh
+        return fresh
+    }
+
+    private static func make(for configuration: HTTPFetcher.Configuration) -> Made {
+        if let injected = configuration.session {
+            #if canImport(FoundationNetworking)
+                let router = TaskRouter()
+                return Made(
+                    session: URLSession(configuration: injected.configuration, delegate: router, delegateQueue: nil),
+                    router: router, ownsSession: true)
+            #else
+                return Made(session: injected, router: nil, ownsSession: false)
+            #endif
+        }
+        let router = TaskRouter()
+        return Made(
+            session: URLSession(
+                configuration: defaultSessionConfiguration(timeout: configuration.timeout), delegate: router,
+                delegateQueue: nil),
+            router: router, ownsSession: true)
     }
 
     /// The default session's configuration: ephemeral, no URL cache, no cookies, no stored credentials.
@@ -77,17 +102,18 @@ final class SessionDriver: Sendable {
     /// ``TransferAbort/callerCancelled``.
     func perform(_ request: URLRequest, transfer: Transfer) async -> TransferOutcome {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<TransferOutcome, Never>) in
-                let task = session.dataTask(with: request)
+            let made = current()
+            return await withCheckedContinuation { (continuation: CheckedContinuation<TransferOutcome, Never>) in
+                let task = made.session.dataTask(with: request)
                 let identifier = task.taskIdentifier
-                if let router {
+                if let router = made.router {
                     router.register(transfer, for: identifier)
                 } else {
                     #if !canImport(FoundationNetworking)
                         task.delegate = transfer
                     #endif
                 }
-                let router = self.router
+                let router = made.router
                 transfer.start(
                     task, url: request.url ?? URL(fileURLWithPath: "/"), continuation: continuation,
                     onFinish: { router?.unregister(identifier) })
