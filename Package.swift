@@ -82,7 +82,10 @@ var package = Package(
             path: "Integration/Fixtures/ParserThroughput", swiftSettings: swiftSettings),
         .executableTarget(
             name: "ReadProbe",
-            dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "TestDoubles", "BenchmarkWorkloads"],
+            dependencies: [
+                "ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "HTTPAdapter", "TestDoubles",
+                "BenchmarkWorkloads",
+            ],
             path: "Integration/Fixtures/ReadProbe", swiftSettings: swiftSettings),
         // The keys and payloads that ReadProbe and the benchmarks share (not a product).
         .target(name: "BenchmarkWorkloads", dependencies: ["ConfigDomain"], path: "Integration/Benchmarks/Workloads", swiftSettings: swiftSettings),

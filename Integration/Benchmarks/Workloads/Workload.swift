@@ -28,16 +28,34 @@ package struct Banner: Codable, Sendable, Hashable {
 package enum Workload {
     package static let unregisteredCount = 8
 
+    /// `k` and the index in five digits (more when it needs them), then the kind's letter.
+    ///
+    /// Built from bytes: the names stand for an app's string literals, which cost a launch
+    /// nothing, so making them should cost the cold-start measurement as little as it can.
     package static func name(_ index: Int) -> String {
-        let digits = String(index)
-        let padded = String(repeating: "0", count: max(0, 5 - digits.count)) + digits
-        switch index % 5 {
-        case 0: return "k\(padded)_b"
-        case 1: return "k\(padded)_i"
-        case 2: return "k\(padded)_d"
-        case 3: return "k\(padded)_s"
-        default: return "k\(padded)_e"
+        var digits = 5
+        while digits < 19, index >= power(of: 10, digits) { digits += 1 }
+        return String(unsafeUninitializedCapacity: digits + 3) { buffer in
+            buffer[0] = UInt8(ascii: "k")
+            var rest = index
+            for position in stride(from: digits, through: 1, by: -1) {
+                buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            buffer[digits + 1] = UInt8(ascii: "_")
+            switch index % 5 {
+            case 0: buffer[digits + 2] = UInt8(ascii: "b")
+            case 1: buffer[digits + 2] = UInt8(ascii: "i")
+            case 2: buffer[digits + 2] = UInt8(ascii: "d")
+            case 3: buffer[digits + 2] = UInt8(ascii: "s")
+            default: buffer[digits + 2] = UInt8(ascii: "e")
+            }
+            return digits + 3
         }
+    }
+
+    private static func power(of base: Int, _ exponent: Int) -> Int {
+        (0..<exponent).reduce(1) { result, _ in result * base }
     }
 
     package static func boolValue(_ index: Int, _ variant: Int) -> Bool { (index / 5 + variant) % 2 == 0 }

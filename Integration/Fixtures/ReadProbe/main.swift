@@ -16,11 +16,12 @@
 //       configuration "default": <keys> keys (Bool, Int, Double, String and enum in turn), a
 //       `banner` object and 8 keys no client registers.
 //   ReadProbe cold-start <dir> <keys> [<spawn time, CLOCK_MONOTONIC ns>]
-//       What an app does at launch: registers the same keys (and `banner`), builds a client over the
-//       FileSnapshotCache at <dir>, and reads the first key, which must come from the cache.
-//       Prints `value=… mainToReadNs=… mainToReadCPUNs=… keysNs=… registerNs=… buildNs=… spawnToReadNs=…`
-//       (keysNs: creating the keys; registerNs: the builder and `register`; buildNs: `build()`;
-//       spawnToReadNs only when the spawn time is given) and exits.
+//       What an app does at launch: creates the same keys (and `banner`), an HTTPFetcher and the
+//       FileSnapshotCache at <dir>, registers the keys, builds a client, and reads the first key,
+//       which must come from the cache. Prints `value=… mainToReadNs=… mainToReadCPUNs=… keysNs=…
+//       adaptersNs=… registerNs=… buildNs=… spawnToReadNs=…` (keysNs: main to the keys made;
+//       adaptersNs: the fetcher and the cache; registerNs: the builder and `register`; buildNs:
+//       `build()`; spawnToReadNs only when the spawn time is given) and exits.
 //   ReadProbe cold-repeat <dir> <keys> <rounds>
 //       The cold-start work <rounds> times in one process (one line each): its steady-state cost,
 //       without the process's first-use costs, for profilers.
@@ -37,6 +38,7 @@ import ConfigDomain
 import ConfigPorts
 import FileCacheAdapter
 import Foundation
+import HTTPAdapter
 import RemoteConfig
 import TestDoubles
 
@@ -241,12 +243,16 @@ func coldStart(directory: URL, keys count: Int, spawnedAt: UInt64?) async {
     guard let first = keys.first as? ConfigKey<Bool> else { fail("the first cold-start key is not a Bool") }
     let keysMade = monotonicNanoseconds()
     let client: RemoteConfigClient
-    var built: UInt64 = 0
+    var adaptersMade: UInt64 = 0
     var registered: UInt64 = 0
+    var built: UInt64 = 0
     do {
-        let builder = RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: "{}"))
-            .cache(FileSnapshotCache(directory: directory))
-            .register(keys)
+        // What an app hands the builder: its HTTP fetcher (never called here) and its file cache.
+        guard let endpoint = URL(string: "https://config.example.com/v1/config.json") else { fail("bad endpoint URL") }
+        let fetcher = try HTTPFetcher(url: endpoint)
+        let cache = FileSnapshotCache(directory: directory)
+        adaptersMade = monotonicNanoseconds()
+        let builder = RemoteConfigClient.builder(fetcher: fetcher).cache(cache).register(keys)
         registered = monotonicNanoseconds()
         client = try await builder.build()
         built = monotonicNanoseconds()
@@ -261,7 +267,8 @@ func coldStart(directory: URL, keys count: Int, spawnedAt: UInt64?) async {
         fail("the first read did not see the cached value (cache: \(client.status.cache))")
     }
     var line = "value=\(value) mainToReadNs=\(end - mainStart) mainToReadCPUNs=\(endCPU - mainStartCPU)"
-    line += " keysNs=\(keysMade - mainStart) registerNs=\(registered - keysMade) buildNs=\(built - registered)"
+    line += " keysNs=\(keysMade - mainStart) adaptersNs=\(adaptersMade - keysMade)"
+    line += " registerNs=\(registered - adaptersMade) buildNs=\(built - registered)"
     if let spawnedAt { line += " spawnToReadNs=\(end &- spawnedAt)" }
     print(line)
 }
