@@ -61,9 +61,10 @@ public struct HTTPFetcher: ConfigFetcher {
         self.configuration = configuration
         self.driver = SessionDriver(configuration: configuration)
         self.displayURL = EndpointPolicy.displayString(for: url)
-        self.secretNames = configuration.allSecretHeaderNames
+        let secretNames = configuration.allSecretHeaderNames
+        self.secretNames = secretNames
         self.staticSecretValues = configuration.headers.compactMap { name, value in
-            configuration.allSecretHeaderNames.contains(name.lowercased()) ? value : nil
+            secretNames.contains(name.lowercased()) ? value : nil
         }
     }
 

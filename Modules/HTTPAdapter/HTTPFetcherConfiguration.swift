@@ -219,14 +219,25 @@ enum HeaderRules {
 
     /// Why the header cannot be sent (never quoting the value), or `nil` when it is fine.
     static func problem(name: String, value: String) -> String? {
-        let tokenCharacters = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "!#$%&'*+-.^_`|~"))
-        if name.isEmpty || !name.unicodeScalars.allSatisfy({ $0.isASCII && tokenCharacters.contains($0) }) {
+        // Byte tests, not `CharacterSet`: building one costs about 0.2 ms the first time in a
+        // process, and a fetcher is made at launch.
+        if name.isEmpty || !name.utf8.allSatisfy(isTokenByte) {
             return "the name must be a non-empty token of letters, digits and !#$%&'*+-.^_`|~"
         }
         if value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
             return "the value contains a line break or NUL, which would split the request"
         }
         return nil
+    }
+
+    /// Whether `byte` may appear in an HTTP token (RFC 9110): an ASCII letter or digit, or one of !#$%&'*+-.^_`|~.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
     }
 
     /// The name made safe to print.

@@ -67,12 +67,22 @@ struct HTTPFetcherURLPolicyTests {
             (.init(acceptedContentTypes: []), "acceptedContentTypes"),
             (.init(acceptedContentTypes: ["json"]), "acceptedContentTypes"), (.init(maxRedirects: -1), "maxRedirects"),
             (.init(headers: ["Bad Name": "x"]), "Bad Name"), (.init(headers: ["": "x"]), "header"),
+            // Tokens are ASCII: letters outside it are refused, in header names and in media types.
+            (.init(headers: ["X-Clé": "x"]), "X-Cl?"), (.init(acceptedContentTypes: ["applicatión/json"]), "applicatión/json"),
+            (.init(acceptedContentTypes: ["application/json; charset=utf-8"]), "acceptedContentTypes"),
         ]
         for (configuration, setting) in cases {
             let error = refusal("https://example.com/c.json", configuration)
             #expect(error?.kind == .invalidAdapterSetting)
             #expect(error?.message.contains(setting) == true, "\(String(describing: error)) should name \(setting)")
         }
+    }
+
+    @Test("the token characters of RFC 9110 are accepted in a header name, and every media-type pattern form")
+    func tokenCharactersAccepted() {
+        let configuration = HTTPFetcher.Configuration(
+            headers: ["X-A1!#$%&'*+-.^_`|~": "v"], acceptedContentTypes: ["application/vnd.api+json", "text/*", "*/*"])
+        #expect(refusal("https://example.com/c.json", configuration)?.message == nil)
     }
 
     @Test("a header value with a line break is refused without quoting the value")
