@@ -93,6 +93,14 @@ struct KeyNamingTests {
         let wrapper = KeyWrapper(key: key)
         #expect(wrapper.anyConfigKey.name == key.name)
         #expect(wrapper.anyConfigKey.identity == key.identity)
+        let described = ConfigKey(
+            "described", default: 4, rules: [.range(1...9)], secret: true, summary: "How many, at most")
+        #expect(described.anyConfigKey.descriptor == described.descriptor)
+        #expect(
+            described.descriptor
+                == KeyDescriptor(
+                    name: "described", typeName: "Int", defaultValue: .int(4), ruleNames: ["range(1...9)"], isSecret: true,
+                    summary: "How many, at most"))
         let listed: [any ConfigKeyRepresentable] = [key, wrapper, ConfigKey("other", default: 1)]
         #expect(listed.map(\.anyConfigKey.name) == ["wrapped_flag", "wrapped_flag", "other"])
     }

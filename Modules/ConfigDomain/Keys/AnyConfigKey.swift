@@ -13,6 +13,8 @@ public struct AnyConfigKey: Sendable {
     public var name: String { erased.name }
     /// The key's process-unique identity.
     public var identity: KeyIdentity { erased.identity }
+    /// The key's descriptor: name, type name, default, rule names, secrecy and summary.
+    public var descriptor: KeyDescriptor { erased.descriptor }
 
     @usableFromInline
     init(_ erased: ErasedKey) { self.erased = erased }

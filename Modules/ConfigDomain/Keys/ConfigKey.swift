@@ -52,7 +52,7 @@ public struct ConfigKey<Value: Sendable>: Sendable {
         self.identity = identity
         self.erased = ErasedKey(
             KeyChecks(name: name, isSecret: secret, converter: converter, rules: rules), identity: identity,
-            defaultValue: defaultValue)
+            defaultValue: defaultValue, summary: summary)
     }
 }
 
@@ -148,11 +148,7 @@ extension ConfigKey {
     public var defaultConfigValue: ConfigValue? { converter.toValue(defaultValue) }
 
     /// What a registry, an override source or a tool needs to know about this key.
-    public var descriptor: KeyDescriptor {
-        KeyDescriptor(
-            name: name, typeName: converter.typeName, defaultValue: defaultConfigValue,
-            ruleNames: rules.map { $0.name }, isSecret: isSecret, summary: summary)
-    }
+    public var descriptor: KeyDescriptor { erased.descriptor }
 
     /// Renders a value for messages, redacted when the key is secret.
     public func render(_ value: Value) -> String { checks.render(value) }

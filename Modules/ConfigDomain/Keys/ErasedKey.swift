@@ -11,8 +11,8 @@ import Foundation
 ///
 /// Layout: the typed state lives in one ``TypedKeyFunctions`` object, and the three entry points
 /// are capture-free functions that take it as their first argument (a closure that captured it
-/// would cost an allocation of its own, three per key). So a key costs three small objects: this,
-/// its functions and its boxed default.
+/// would cost an allocation of its own, one per function and key). So a key costs three small
+/// objects: this, its functions and its boxed default.
 @usableFromInline
 package final class ErasedKey: Sendable {
     /// What became of one candidate value.
@@ -53,6 +53,7 @@ package final class ErasedKey: Sendable {
     @usableFromInline let resolveTextFunction: @Sendable (AnyObject, String, String) -> Outcome
     @usableFromInline let renderFunction: @Sendable (AnyObject, AnyObject) -> String
     @usableFromInline let rawFunction: @Sendable (AnyObject, AnyObject) -> ConfigValue?
+    @usableFromInline let descriptorFunction: @Sendable (AnyObject, AnyObject) -> KeyDescriptor
 
     /// Converts a parsed value and runs every rule; `origin` is kept in a rejection.
     @inlinable
@@ -70,9 +71,14 @@ package final class ErasedKey: Sendable {
     @inlinable
     package func render(_ box: AnyObject) -> String { renderFunction(functions, box) }
 
-    /// Makes the functions for the key `identity` with `checks` and `defaultValue`.
+    /// What a registry, an override source or a tool needs to know about the key, built by code
+    /// compiled for its value type (no run-time type lookups; a registry asks for a thousand).
     @inlinable
-    init<Value: Sendable>(_ checks: KeyChecks<Value>, identity: KeyIdentity, defaultValue: Value) {
+    package var descriptor: KeyDescriptor { descriptorFunction(functions, defaultBox) }
+
+    /// Makes the functions for the key `identity` with `checks`, `defaultValue` and `summary`.
+    @inlinable
+    init<Value: Sendable>(_ checks: KeyChecks<Value>, identity: KeyIdentity, defaultValue: Value, summary: String?) {
         name = checks.name
         self.identity = identity
         let rules = checks.rules
@@ -81,7 +87,7 @@ package final class ErasedKey: Sendable {
         defaultBox = ValueBox(defaultValue)
         rendersDefaultOnDemand = checks.converter.keepsCandidateAsRaw
         storedDefaultRaw = rendersDefaultOnDemand ? nil : checks.converter.toValue(defaultValue)
-        functions = TypedKeyFunctions(checks)
+        functions = TypedKeyFunctions(checks, summary: summary)
         resolveValueFunction = { functions, value, origin in
             unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).resolve(value, origin: origin)
         }
@@ -94,6 +100,9 @@ package final class ErasedKey: Sendable {
         rawFunction = { functions, box in
             unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).raw(of: box)
         }
+        descriptorFunction = { functions, box in
+            unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).descriptor(defaultBox: box)
+        }
     }
 }
 
@@ -101,9 +110,13 @@ package final class ErasedKey: Sendable {
 @usableFromInline
 final class TypedKeyFunctions<Value: Sendable>: Sendable {
     @usableFromInline let checks: KeyChecks<Value>
+    @usableFromInline let summary: String?
 
     @inlinable
-    init(_ checks: KeyChecks<Value>) { self.checks = checks }
+    init(_ checks: KeyChecks<Value>, summary: String?) {
+        self.checks = checks
+        self.summary = summary
+    }
 
     /// A value that converts and passes every rule takes the short path (convert, check, box).
     /// A refused one goes through ``KeyChecks`` again, which builds the rejection and its message:
@@ -147,6 +160,14 @@ final class TypedKeyFunctions<Value: Sendable>: Sendable {
     @inlinable
     func raw(of box: AnyObject) -> ConfigValue? {
         checks.converter.toValue(unsafeDowncast(box, to: ValueBox<Value>.self).value)
+    }
+
+    /// The key's descriptor, its default taken from `defaultBox`.
+    @inlinable
+    func descriptor(defaultBox: AnyObject) -> KeyDescriptor {
+        KeyDescriptor(
+            name: checks.name, typeName: checks.converter.typeName, defaultValue: raw(of: defaultBox),
+            ruleNames: checks.rules.map { $0.name }, isSecret: checks.isSecret, summary: summary)
     }
 
     @inlinable

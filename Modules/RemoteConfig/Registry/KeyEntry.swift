@@ -11,8 +11,6 @@ final class KeyEntry: Sendable {
     let name: String
     let identity: KeyIdentity
     let erased: ErasedKey
-    /// The key as registered, for what is needed rarely (its descriptor).
-    private let key: any ConfigKeyRepresentable
 
     init(_ key: any ConfigKeyRepresentable) {
         // `anyConfigKey` copies one reference: no copy of the generic key, no type metadata.
@@ -20,7 +18,6 @@ final class KeyEntry: Sendable {
         self.name = erased.name
         self.identity = erased.identity
         self.erased = erased
-        self.key = key
     }
 
     /// The key's value type.
@@ -31,7 +28,7 @@ final class KeyEntry: Sendable {
     var defaultRaw: ConfigValue? { erased.defaultRaw }
 
     /// What override sources, the registry and tools see of the key (built when asked).
-    var descriptor: KeyDescriptor { Self.descriptor(of: key) }
+    var descriptor: KeyDescriptor { erased.descriptor }
 
     /// Problems with the key's rules themselves (an invalid pattern): rule name and problem.
     var ruleProblems: [(rule: String, problem: String)] { erased.ruleProblems }
@@ -44,6 +41,4 @@ final class KeyEntry: Sendable {
 
     /// Renders a box of this key's value for messages (redacted for secret keys).
     func render(_ box: AnyObject) -> String { erased.render(box) }
-
-    private static func descriptor<K: ConfigKeyRepresentable>(of key: K) -> KeyDescriptor { key.configKey.descriptor }
 }
