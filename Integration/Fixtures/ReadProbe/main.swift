@@ -18,8 +18,9 @@
 //   ReadProbe cold-start <dir> <keys> [<spawn time, CLOCK_MONOTONIC ns>]
 //       What an app does at launch: creates the same keys (and `banner`), an HTTPFetcher and the
 //       FileSnapshotCache at <dir>, registers the keys, builds a client, and reads the first key,
-//       which must come from the cache. Prints `value=… mainToReadNs=… mainToReadCPUNs=… keysNs=…
-//       adaptersNs=… registerNs=… buildNs=… spawnToReadNs=…` (keysNs: main to the keys made;
+//       which must come from the cache. Prints `value=… mainToReadNs=… mainToReadCPUNs=… startNs=…
+//       keysNs=… adaptersNs=… registerNs=… buildNs=… spawnToReadNs=…` (startNs: main to this work,
+//       reading the arguments and making the directory's URL; keysNs: creating the keys;
 //       adaptersNs: the fetcher and the cache; registerNs: the builder and `register`; buildNs:
 //       `build()`; spawnToReadNs only when the spawn time is given) and exits.
 //   ReadProbe cold-repeat <dir> <keys> <rounds>
@@ -239,6 +240,7 @@ func seed(directory: URL, keys: Int) async {
 }
 
 func coldStart(directory: URL, keys count: Int, spawnedAt: UInt64?) async {
+    let entered = monotonicNanoseconds()
     let keys = Workload.keys(count: count, rules: false)
     guard let first = keys.first as? ConfigKey<Bool> else { fail("the first cold-start key is not a Bool") }
     let keysMade = monotonicNanoseconds()
@@ -267,7 +269,7 @@ func coldStart(directory: URL, keys count: Int, spawnedAt: UInt64?) async {
         fail("the first read did not see the cached value (cache: \(client.status.cache))")
     }
     var line = "value=\(value) mainToReadNs=\(end - mainStart) mainToReadCPUNs=\(endCPU - mainStartCPU)"
-    line += " keysNs=\(keysMade - mainStart) adaptersNs=\(adaptersMade - keysMade)"
+    line += " startNs=\(entered - mainStart) keysNs=\(keysMade - entered) adaptersNs=\(adaptersMade - keysMade)"
     line += " registerNs=\(registered - adaptersMade) buildNs=\(built - registered)"
     if let spawnedAt { line += " spawnToReadNs=\(end &- spawnedAt)" }
     print(line)
