@@ -93,7 +93,7 @@ public struct RemoteConfigBuilder: Sendable {
     public func register(_ keys: [any ConfigKeyRepresentable]) -> Self {
         var copy = self
         copy.keys.reserveCapacity(copy.keys.count + keys.count)
-        for key in keys { copy.keys.append(KeyEntry(key)) }
+        for key in keys { copy.keys.append(key.anyConfigKey.erased) }
         return copy
     }
 
