@@ -45,6 +45,35 @@ struct NamesAndClearTests {
         }
     }
 
+    @Test("the directory's path is the URL's file-system path, without a trailing slash, for every form of URL")
+    func directoryPaths() throws {
+        let cwd = FileManager.default.currentDirectoryPath
+        let cases: [(URL, String)] = [
+            (URL(fileURLWithPath: "/tmp/cache", isDirectory: true), "/tmp/cache"),
+            (URL(fileURLWithPath: "/tmp/cache", isDirectory: false), "/tmp/cache"),
+            (URL(fileURLWithPath: "/tmp/my dir/x%20y", isDirectory: true), "/tmp/my dir/x%20y"),
+            (try #require(URL(string: "file:///tmp/a%20b/")), "/tmp/a b"),
+            (URL(fileURLWithPath: "/tmp/é/", isDirectory: true), "/tmp/é"),
+            (URL(fileURLWithPath: "/", isDirectory: true), "/"),
+            (URL(fileURLWithPath: "relative/dir", isDirectory: true), cwd + "/relative/dir"),
+        ]
+        for (url, expected) in cases {
+            #expect(FileSnapshotCache.fileSystemPath(of: url) == expected, "\(url)")
+            #expect(FileSnapshotCache.fileSystemPath(of: url) == url.path, "\(url) against URL.path")
+        }
+    }
+
+    @Test("a cache in a directory whose name has a space and a percent sign stores and loads there")
+    func directoryWithSpaceAndPercent() async throws {
+        try await withTemporaryDirectory { dir in
+            let root = dir.url.appendingPathComponent("my cache 100%", isDirectory: true)
+            let cache = FileSnapshotCache(directory: root)
+            try await cache.store(sampleSnapshot(1), as: "default", slot: .active)
+            #expect(await cache.load("default", slot: .active) == .hit(sampleSnapshot(1)))
+            #expect(dir.contents() == ["my cache 100%"])
+        }
+    }
+
     @Test("names Swift considers equal (canonically equivalent) share their files")
     func canonicalEquivalence() async throws {
         #expect(CacheFileNames(name: "caf\u{e9}").stem == CacheFileNames(name: "cafe\u{301}").stem)
