@@ -217,9 +217,23 @@ public struct RemoteConfigBuilder: Sendable {
         engineStatus.scheduler.periodicInterval = settings.periodicInterval
 
         let resolver = Resolver(registry: registry)
-        let initial = resolver.resolve(snapshot: snapshot, previous: nil, overrides: layers, generation: 1)
-        for rejection in initial.newRejections { emit(.valueRejected(rejection)) }
-        let cell = StateCell(initial.state)
+        let initialState: ResolvedState
+        var resolvingOnDemand: ResolvedState?
+        if snapshot != nil {
+            // From the cache, the first state resolves each key when it is first read, and the whole
+            // state in the background: the first read does not wait for a thousand conversions.
+            let lazy = LazyResolution(resolver: resolver, snapshot: snapshot, overrides: layers, generation: 1) {
+                [sink] output in
+                for rejection in output.newRejections { sink.emit(.valueRejected(rejection)) }
+            }
+            initialState = ResolvedState(lazy: lazy, snapshot: snapshot, overrides: layers, generation: 1)
+            resolvingOnDemand = initialState
+        } else {
+            let initial = resolver.resolve(snapshot: snapshot, previous: nil, overrides: layers, generation: 1)
+            for rejection in initial.newRejections { emit(.valueRejected(rejection)) }
+            initialState = initial.state
+        }
+        let cell = StateCell(initialState)
         let status = Locked(engineStatus)
         let engine = RefreshEngine(
             settings: settings, registry: registry, cell: cell, initialGeneration: 1, overrides: layers, status: status,
@@ -227,6 +241,16 @@ public struct RemoteConfigBuilder: Sendable {
         let client = RemoteConfigClient(
             registry: registry, cell: cell, engine: engine, settings: settings, engineStatus: status, events: events,
             updates: updates)
+
+        // Finish the first state in the background and swap it in, unless an activation came first
+        // (which finished it itself, to compare against it).
+        if let first = resolvingOnDemand {
+            let task = Task.detached { [weak cell] in
+                let whole = first.materialized()
+                cell?.replace(first, with: whole)
+            }
+            client.backgroundTasks.withLock { $0.append { task.cancel() } }
+        }
 
         // Observe override changes; each new state re-resolves.
         for (position, source) in settings.overrideSources.enumerated() {

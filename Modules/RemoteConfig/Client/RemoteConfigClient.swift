@@ -235,7 +235,7 @@ public final class RemoteConfigClient: Sendable {
         if let slot = registry.slotByName[name] {
             let detail = state.details[slot]
             return Explanation(
-                key: name, isRegistered: true, value: registry.entries[slot].render(state.boxes[slot]), layer: detail.layer,
+                key: name, isRegistered: true, value: registry.entries[slot].render(state.box(at: slot)), layer: detail.layer,
                 rejected: detail.rejected,
                 snapshot: metadata, snapshotAge: age, freshness: freshness, generation: state.generation)
         }

@@ -21,6 +21,92 @@ struct Resolver: Sendable {
         let unreadSnapshotKeys: Int
     }
 
+    /// What one key resolved to.
+    struct SlotResolution {
+        let box: any AnyObject & Sendable
+        let raw: ConfigValue?
+        let layer: ValueLayer
+        let rejected: [Rejection]
+        /// The snapshot's value when it passed, or the earlier one kept after a rejection.
+        let lastGood: LastGood?
+        /// Whether the snapshot had a value for the key.
+        let inSnapshot: Bool
+    }
+
+    /// The snapshot-wide inputs of a resolution, computed once per pass.
+    struct SnapshotContext {
+        let values: [String: ConfigValue]
+        let source: String
+        let origin: String
+        let layer: ValueLayer
+
+        init(_ snapshot: ConfigSnapshot?) {
+            values = snapshot?.values ?? [:]
+            source = snapshot?.metadata.source ?? ""
+            origin = snapshot == nil ? "snapshot" : "snapshot \(source)"
+            layer = ValueLayer.snapshot(source: source)
+        }
+    }
+
+    /// Resolves the key in `slot` alone (the lazy first state's reads use this).
+    func resolve(slot: Int, snapshot: SnapshotContext, overrides: [OverrideLayer], previous: ResolvedState?) -> SlotResolution {
+        resolve(entry: registry.entries[slot], slot: slot, snapshot: snapshot, overrides: overrides, previous: previous)
+    }
+
+    /// Overrides in order, then the snapshot (or, when it is rejected, the last good value), then the default.
+    @inline(__always)
+    private func resolve(
+        entry: KeyEntry, slot: Int, snapshot: SnapshotContext, overrides: [OverrideLayer], previous: ResolvedState?
+    ) -> SlotResolution {
+        var rejected: [Rejection] = []
+        // The winner so far, as three variables: an optional tuple would be copied whole (and
+        // retained field by field) at every step, a measurable cost at a thousand keys.
+        var found = false
+        var box = entry.defaultBox
+        var raw: ConfigValue? = nil
+        var layer = ValueLayer.defaultValue
+        var lastGood: LastGood? = nil
+
+        for position in overrides.indices {
+            let source = overrides[position]
+            guard let candidate = source.snapshot.values[entry.name] else { continue }
+            let outcome: ErasedKey.Outcome
+            switch candidate.content {
+            case .value(let value): outcome = entry.resolveValue(value, origin: candidate.origin)
+            case .text(let text): outcome = entry.resolveText(text, origin: candidate.origin)
+            }
+            if case .accepted(let accepted, let acceptedRaw) = outcome {
+                (found, box, raw) = (true, accepted, acceptedRaw)
+                layer = .override(source: source.name, position: position, origin: candidate.origin)
+                break
+            } else if case .rejected(let rejection) = outcome {
+                rejected.append(rejection)
+            }
+        }
+
+        var inSnapshot = false
+        if let value = snapshot.values[entry.name] {
+            inSnapshot = true
+            switch entry.resolveValue(value, origin: snapshot.origin) {
+            case .accepted(let accepted, let acceptedRaw):
+                lastGood = LastGood(box: accepted, raw: acceptedRaw, source: snapshot.source)
+                if !found { (found, box, raw, layer) = (true, accepted, acceptedRaw, snapshot.layer) }
+            case .rejected(let rejection):
+                rejected.append(rejection)
+                if let kept = previous?.lastGood[slot] {
+                    lastGood = kept
+                    if !found {
+                        (found, box, raw, layer) = (true, kept.box, kept.raw, .lastGoodSnapshot(source: kept.source))
+                    }
+                }
+            }
+        }
+
+        // Asked for only when the default wins: a `Decodable` key renders its default on demand.
+        if !found { raw = entry.defaultRaw }
+        return SlotResolution(box: box, raw: raw, layer: layer, rejected: rejected, lastGood: lastGood, inSnapshot: inSnapshot)
+    }
+
     /// Resolves every key against `snapshot` and `overrides`.
     ///
     /// - Parameter previous: the state this one replaces: it supplies each key's last good value,
@@ -28,6 +114,8 @@ struct Resolver: Sendable {
     func resolve(
         snapshot: ConfigSnapshot?, previous: ResolvedState?, overrides: [OverrideLayer], generation: UInt64
     ) -> Output {
+        // A first state still resolving on demand is finished first: its details are compared below.
+        let previous = previous?.materialized()
         let entries = registry.entries
         let count = entries.count
         var boxes = ContiguousArray<any AnyObject & Sendable>()
@@ -38,70 +126,26 @@ struct Resolver: Sendable {
         var newRejections: [Rejection] = []
         var changed: [String] = []
         var matchedSnapshotKeys = 0
-        let snapshotValues = snapshot?.values ?? [:]
-        let snapshotSource = snapshot?.metadata.source ?? ""
-        let snapshotOrigin = snapshot == nil ? "snapshot" : "snapshot \(snapshotSource)"
-        let snapshotLayer = ValueLayer.snapshot(source: snapshotSource)
+        let context = SnapshotContext(snapshot)
 
         for slot in 0..<count {
             let entry = entries[slot]
-            var rejected: [Rejection] = []
-            // The winner so far, as three variables: an optional tuple would be copied whole (and
-            // retained field by field) at every step, a measurable cost at a thousand keys.
-            var found = false
-            var box = entry.defaultBox
-            var raw: ConfigValue? = nil
-            var layer = ValueLayer.defaultValue
-
-            for position in overrides.indices {
-                let source = overrides[position]
-                guard let candidate = source.snapshot.values[entry.name] else { continue }
-                let outcome: ErasedKey.Outcome
-                switch candidate.content {
-                case .value(let value): outcome = entry.resolveValue(value, origin: candidate.origin)
-                case .text(let text): outcome = entry.resolveText(text, origin: candidate.origin)
-                }
-                if case .accepted(let accepted, let acceptedRaw) = outcome {
-                    (found, box, raw) = (true, accepted, acceptedRaw)
-                    layer = .override(source: source.name, position: position, origin: candidate.origin)
-                    break
-                } else if case .rejected(let rejection) = outcome {
-                    rejected.append(rejection)
-                }
-            }
-
-            if let value = snapshotValues[entry.name] {
-                matchedSnapshotKeys &+= 1
-                switch entry.resolveValue(value, origin: snapshotOrigin) {
-                case .accepted(let accepted, let acceptedRaw):
-                    lastGood[slot] = LastGood(box: accepted, raw: acceptedRaw, source: snapshotSource)
-                    if !found { (found, box, raw, layer) = (true, accepted, acceptedRaw, snapshotLayer) }
-                case .rejected(let rejection):
-                    rejected.append(rejection)
-                    if let kept = previous?.lastGood[slot] {
-                        lastGood[slot] = kept
-                        if !found {
-                            (found, box, raw, layer) = (true, kept.box, kept.raw, .lastGoodSnapshot(source: kept.source))
-                        }
-                    }
-                }
-            }
-
-            // Asked for only when the default wins: a `Decodable` key renders its default on demand.
-            if !found { raw = entry.defaultRaw }
-            boxes.append(box)
-            details.append(SlotDetail(layer: layer, raw: raw, rejected: rejected))
+            let resolution = resolve(entry: entry, slot: slot, snapshot: context, overrides: overrides, previous: previous)
+            if resolution.inSnapshot { matchedSnapshotKeys &+= 1 }
+            if let kept = resolution.lastGood { lastGood[slot] = kept }
+            boxes.append(resolution.box)
+            details.append(SlotDetail(layer: resolution.layer, raw: resolution.raw, rejected: resolution.rejected))
 
             guard let previous else {
-                if !rejected.isEmpty { newRejections.append(contentsOf: rejected) }
+                if !resolution.rejected.isEmpty { newRejections.append(contentsOf: resolution.rejected) }
                 continue
             }
             let before = previous.details[slot]
-            for rejection in rejected where !before.rejected.contains(rejection) { newRejections.append(rejection) }
-            if before.raw != raw
-                || (raw == nil
-                    && (before.layer != layer
-                        || entry.render(previous.boxes[slot]) != entry.render(box)))
+            for rejection in resolution.rejected where !before.rejected.contains(rejection) { newRejections.append(rejection) }
+            if before.raw != resolution.raw
+                || (resolution.raw == nil
+                    && (before.layer != resolution.layer
+                        || entry.render(previous.box(at: slot)) != entry.render(resolution.box)))
             {
                 changed.append(entry.name)
             }
@@ -112,6 +156,6 @@ struct Resolver: Sendable {
             generation: generation)
         return Output(
             state: state, newRejections: newRejections, changedKeys: changed,
-            unreadSnapshotKeys: snapshotValues.count - matchedSnapshotKeys)
+            unreadSnapshotKeys: context.values.count - matchedSnapshotKeys)
     }
 }

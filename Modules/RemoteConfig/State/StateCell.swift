@@ -128,6 +128,19 @@ final class StateCell: @unchecked Sendable {
         return body(current)
     }
 
+    /// Swaps in `new` only if the cell still holds `current` (no activation came in between);
+    /// returns whether it did.
+    @discardableResult
+    func replace(_ current: ResolvedState, with new: ResolvedState) -> Bool {
+        let next = ReadCache.nextStamp()
+        lock()
+        defer { unlock() }
+        guard state === current else { return false }
+        state = new
+        stamp.store(next, ordering: .releasing)
+        return true
+    }
+
     /// Swaps in a new state; returns the previous one.
     @discardableResult
     func replace(_ new: ResolvedState) -> ResolvedState {
