@@ -62,7 +62,7 @@ final class LazyResolution: @unchecked Sendable {
         lock.unlock()
         // Converters and rules are the app's code: they run without the lock held. Two readers
         // racing here both resolve the key, to equal values; the first one stored is kept.
-        let resolved = resolver.resolve(slot: slot, snapshot: context, overrides: overrides, previous: nil).box
+        let resolved = resolver.box(slot: slot, snapshot: context, overrides: overrides)
         lock.lock()
         defer { lock.unlock() }
         if let full { return full.state.boxes[slot] }

@@ -21,18 +21,6 @@ struct Resolver: Sendable {
         let unreadSnapshotKeys: Int
     }
 
-    /// What one key resolved to.
-    struct SlotResolution {
-        let box: any AnyObject & Sendable
-        let raw: ConfigValue?
-        let layer: ValueLayer
-        let rejected: [Rejection]
-        /// The snapshot's value when it passed, or the earlier one kept after a rejection.
-        let lastGood: LastGood?
-        /// Whether the snapshot had a value for the key.
-        let inSnapshot: Bool
-    }
-
     /// The snapshot-wide inputs of a resolution, computed once per pass.
     struct SnapshotContext {
         let values: [String: ConfigValue]
@@ -48,16 +36,30 @@ struct Resolver: Sendable {
         }
     }
 
-    /// Resolves the key in `slot` alone (the lazy first state's reads use this).
-    func resolve(slot: Int, snapshot: SnapshotContext, overrides: [OverrideLayer], previous: ResolvedState?) -> SlotResolution {
-        resolve(entry: registry.entries[slot], slot: slot, snapshot: snapshot, overrides: overrides, previous: previous)
+    /// The boxed value of the key in `slot`, resolved alone (the lazy first state's reads use this).
+    func box(slot: Int, snapshot: SnapshotContext, overrides: [OverrideLayer]) -> any AnyObject & Sendable {
+        var boxes = ContiguousArray<any AnyObject & Sendable>()
+        var details: [SlotDetail] = []
+        var lastGood: [LastGood?] = [nil]
+        _ = resolve(
+            entry: registry.entries[slot], slot: slot, snapshot: snapshot, overrides: overrides, previousLastGood: nil,
+            boxes: &boxes, details: &details, lastGood: &lastGood, lastGoodIndex: 0)
+        return boxes[0]
     }
 
-    /// Overrides in order, then the snapshot (or, when it is rejected, the last good value), then the default.
+    /// Resolves one key: overrides in order, then the snapshot (or, when it is rejected, the last
+    /// good value), then the default. Appends the winner to `boxes` and its detail to `details`,
+    /// sets `lastGood[lastGoodIndex]`, and returns whether the snapshot had a value for the key.
+    ///
+    /// It writes into the caller's arrays rather than returning a struct of the results: copying
+    /// the fields out of such a struct retained each, and destroying it released them again, a
+    /// tenth of a refresh at a thousand keys.
     @inline(__always)
     private func resolve(
-        entry: KeyEntry, slot: Int, snapshot: SnapshotContext, overrides: [OverrideLayer], previous: ResolvedState?
-    ) -> SlotResolution {
+        entry: KeyEntry, slot: Int, snapshot: SnapshotContext, overrides: [OverrideLayer], previousLastGood: [LastGood?]?,
+        boxes: inout ContiguousArray<any AnyObject & Sendable>, details: inout [SlotDetail], lastGood: inout [LastGood?],
+        lastGoodIndex: Int
+    ) -> Bool {
         var rejected: [Rejection] = []
         // The winner so far, as three variables: an optional tuple would be copied whole (and
         // retained field by field) at every step, a measurable cost at a thousand keys.
@@ -65,7 +67,6 @@ struct Resolver: Sendable {
         var box = entry.defaultBox
         var raw: ConfigValue? = nil
         var layer = ValueLayer.defaultValue
-        var lastGood: LastGood? = nil
 
         for position in overrides.indices {
             let source = overrides[position]
@@ -89,12 +90,12 @@ struct Resolver: Sendable {
             inSnapshot = true
             switch entry.resolveValue(value, origin: snapshot.origin) {
             case .accepted(let accepted, let acceptedRaw):
-                lastGood = LastGood(box: accepted, raw: acceptedRaw, source: snapshot.source)
+                lastGood[lastGoodIndex] = LastGood(box: accepted, raw: acceptedRaw, source: snapshot.source)
                 if !found { (found, box, raw, layer) = (true, accepted, acceptedRaw, snapshot.layer) }
             case .rejected(let rejection):
                 rejected.append(rejection)
-                if let kept = previous?.lastGood[slot] {
-                    lastGood = kept
+                if let kept = previousLastGood?[slot] {
+                    lastGood[lastGoodIndex] = kept
                     if !found {
                         (found, box, raw, layer) = (true, kept.box, kept.raw, .lastGoodSnapshot(source: kept.source))
                     }
@@ -104,7 +105,9 @@ struct Resolver: Sendable {
 
         // Asked for only when the default wins: a `Decodable` key renders its default on demand.
         if !found { raw = entry.defaultRaw }
-        return SlotResolution(box: box, raw: raw, layer: layer, rejected: rejected, lastGood: lastGood, inSnapshot: inSnapshot)
+        boxes.append(box)
+        details.append(SlotDetail(layer: layer, raw: raw, rejected: rejected))
+        return inSnapshot
     }
 
     /// Resolves every key against `snapshot` and `overrides`.
@@ -115,7 +118,10 @@ struct Resolver: Sendable {
         snapshot: ConfigSnapshot?, previous: ResolvedState?, overrides: [OverrideLayer], generation: UInt64
     ) -> Output {
         // A first state still resolving on demand is finished first: its details are compared below.
+        // Its arrays are taken once: reading them through the state for each key costs a call each.
         let previous = previous?.materialized()
+        let previousDetails = previous?.details
+        let previousLastGood = previous?.lastGood
         let entries = registry.entries
         let count = entries.count
         var boxes = ContiguousArray<any AnyObject & Sendable>()
@@ -130,22 +136,24 @@ struct Resolver: Sendable {
 
         for slot in 0..<count {
             let entry = entries[slot]
-            let resolution = resolve(entry: entry, slot: slot, snapshot: context, overrides: overrides, previous: previous)
-            if resolution.inSnapshot { matchedSnapshotKeys &+= 1 }
-            if let kept = resolution.lastGood { lastGood[slot] = kept }
-            boxes.append(resolution.box)
-            details.append(SlotDetail(layer: resolution.layer, raw: resolution.raw, rejected: resolution.rejected))
-
-            guard let previous else {
-                if !resolution.rejected.isEmpty { newRejections.append(contentsOf: resolution.rejected) }
+            if resolve(
+                entry: entry, slot: slot, snapshot: context, overrides: overrides, previousLastGood: previousLastGood,
+                boxes: &boxes, details: &details, lastGood: &lastGood, lastGoodIndex: slot)
+            {
+                matchedSnapshotKeys &+= 1
+            }
+            let rejected = details[slot].rejected
+            guard let previous, let previousDetails else {
+                if !rejected.isEmpty { newRejections.append(contentsOf: rejected) }
                 continue
             }
-            let before = previous.details[slot]
-            for rejection in resolution.rejected where !before.rejected.contains(rejection) { newRejections.append(rejection) }
-            if before.raw != resolution.raw
-                || (resolution.raw == nil
-                    && (before.layer != resolution.layer
-                        || entry.render(previous.box(at: slot)) != entry.render(resolution.box)))
+            let before = previousDetails[slot]
+            for rejection in rejected where !before.rejected.contains(rejection) { newRejections.append(rejection) }
+            let raw = details[slot].raw
+            if before.raw != raw
+                || (raw == nil
+                    && (before.layer != details[slot].layer
+                        || entry.render(previous.boxes[slot]) != entry.render(boxes[slot])))
             {
                 changed.append(entry.name)
             }
