@@ -131,6 +131,10 @@ public struct RemoteConfigBuilder: Sendable {
     /// With no cache, or an unreadable one, the client serves defaults (plus overrides) and reports why
     /// (``ClientStatus/cache``, `ConfigEvent/cacheUnreadable(_:)`).
     ///
+    /// From a cache, the first state resolves each key when it is first read and is finished in the
+    /// background right after this returns (reads give the same values either way); a cached value
+    /// that a rule rejects is reported as `ConfigEvent/valueRejected(_:)` when it is finished.
+    ///
     /// - Throws: `ConfigError/configuration(_:)` for a setup mistake (TTL ≤ 0, a key registered twice
     ///   with different types or defaults, an invalid rule, next-launch activation without a cache).
     public func build() async throws(ConfigError) -> RemoteConfigClient {
