@@ -10,7 +10,7 @@ import Foundation
 /// As with the parser benchmarks, `MB/s` is the payload's bytes over the thread's CPU time for
 /// one decode, reported but not checked; the CPU time of the same decodes is checked.
 func registerFormatBenchmarks() {
-    let megabytesPerSecond = BenchmarkMetric.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false)
+    let megabytesPerSecond = Suite.megabytesPerSecond
     let configuration = Suite.configuration(
         scaling: .one, maxDuration: .seconds(1), maxIterations: 5_000, extra: [megabytesPerSecond: Suite.unchecked])
 
@@ -23,9 +23,7 @@ func registerFormatBenchmarks() {
             benchmark.error("\(format.name) could not decode the 1,000-value payload: \(error)")
             return
         }
-        let elapsed = max(1, Suite.CPUClock.thread.nanoseconds - start)
-        benchmark.measurement(Suite.cpuTime, elapsed)
-        benchmark.measurement(megabytesPerSecond, Int(Double(bytes.count) * 1_000 / Double(elapsed)))
+        Suite.recordThroughput(benchmark, byteCount: bytes.count, since: start)
         guard values.count == FormatFixture.parameterCount else {
             benchmark.error("\(format.name) decoded \(values.count) values, expected \(FormatFixture.parameterCount)")
             return

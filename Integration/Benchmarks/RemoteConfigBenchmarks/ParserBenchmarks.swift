@@ -10,7 +10,7 @@ import Foundation
 /// MB/s is reported, not checked: its p90 is the fast tail; the CPU time of the same parses is checked.
 func registerParserBenchmarks() {
     let bytes = Workload.json(count: 1_000, variant: 0)
-    let megabytesPerSecond = BenchmarkMetric.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false)
+    let megabytesPerSecond = Suite.megabytesPerSecond
     let configuration = Suite.configuration(
         scaling: .one, maxDuration: .seconds(1), maxIterations: 5_000, extra: [megabytesPerSecond: Suite.unchecked])
     let reference = Suite.configuration(
@@ -25,9 +25,7 @@ func registerParserBenchmarks() {
             benchmark.error("parsing the 1,000-key payload failed: \(error)")
             return
         }
-        let elapsed = max(1, Suite.CPUClock.thread.nanoseconds - start)
-        benchmark.measurement(Suite.cpuTime, elapsed)
-        benchmark.measurement(megabytesPerSecond, Int(Double(bytes.count) * 1_000 / Double(elapsed)))
+        Suite.recordThroughput(benchmark, byteCount: bytes.count, since: start)
     }
 
     Benchmark("json.parse.1000keys.ConfigDomainJSONParser", configuration: configuration) { benchmark in

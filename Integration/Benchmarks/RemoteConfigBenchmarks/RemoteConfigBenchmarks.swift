@@ -89,6 +89,20 @@ enum Suite {
         )
     }
 
+    /// Payload bytes over the CPU time of one parse or decode, in MB/s (reported, not checked: its
+    /// p90 is the fast tail; the CPU time of the same work is checked).
+    static var megabytesPerSecond: BenchmarkMetric {
+        .custom("MB/s", polarity: .prefersLarger, useScalingFactor: false)
+    }
+
+    /// Records the thread's CPU time since `start` (a ``CPUClock/thread`` reading) for work on
+    /// `byteCount` bytes, and the MB/s it makes.
+    static func recordThroughput(_ benchmark: Benchmark, byteCount: Int, since start: Int) {
+        let elapsed = max(1, CPUClock.thread.nanoseconds - start)
+        benchmark.measurement(cpuTime, elapsed)
+        benchmark.measurement(megabytesPerSecond, Int(Double(byteCount) * 1_000 / Double(elapsed)))
+    }
+
     /// Which CPU clock a benchmark reads: its own thread's, or the whole process's (work spread
     /// over tasks, or done on other threads, such as a refresh).
     enum CPUClock {

@@ -222,7 +222,6 @@ public struct RemoteConfigBuilder: Sendable {
 
         let resolver = Resolver(registry: registry)
         let initialState: ResolvedState
-        var resolvingOnDemand: ResolvedState?
         if snapshot != nil {
             // From the cache, the first state resolves each key when it is first read, and the whole
             // state in the background: the first read does not wait for a thousand conversions.
@@ -231,7 +230,6 @@ public struct RemoteConfigBuilder: Sendable {
                 for rejection in output.newRejections { sink.emit(.valueRejected(rejection)) }
             }
             initialState = ResolvedState(lazy: lazy, snapshot: snapshot, overrides: layers, generation: 1)
-            resolvingOnDemand = initialState
         } else {
             let initial = resolver.resolve(snapshot: snapshot, previous: nil, overrides: layers, generation: 1)
             for rejection in initial.newRejections { emit(.valueRejected(rejection)) }
@@ -248,7 +246,8 @@ public struct RemoteConfigBuilder: Sendable {
 
         // Finish the first state in the background and swap it in, unless an activation came first
         // (which finished it itself, to compare against it).
-        if let first = resolvingOnDemand {
+        if initialState.resolvesOnDemand {
+            let first = initialState
             let task = Task.detached { [weak cell] in
                 let whole = first.materialized()
                 cell?.replace(first, with: whole)
