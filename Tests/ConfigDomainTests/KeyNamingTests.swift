@@ -129,6 +129,26 @@ struct KeyNamingTests {
         }
     }
 
+    @Test("a key is two words, and gives back every part it was made with")
+    func keyIsTwoWords() throws {
+        // Two words of any value type fit in an existential's inline buffer: listing keys as
+        // `any ConfigKeyRepresentable` allocates no box per key.
+        #expect(MemoryLayout<ConfigKey<String>>.size == 2 * MemoryLayout<Int>.size)
+        #expect(MemoryLayout<ConfigKey<Nest.Inner>>.size == 2 * MemoryLayout<Int>.size)
+        let key = ConfigKey(
+            "motto", default: "hello", rules: [.length(1...8)], secret: true, summary: "The motto on the home screen")
+        #expect(key.name == "motto")
+        #expect(key.defaultValue == "hello")
+        #expect(key.rules.map(\.name) == ["length(1...8)"])
+        #expect(key.isSecret)
+        #expect(key.summary == "The motto on the home screen")
+        #expect(key.converter.typeName == "String")
+        #expect(try key.converter.fromValue(.string("hi")) == "hi")
+        let inner = ConfigKey(decoding: "inner", default: Nest.Inner(on: true))
+        #expect(inner.defaultValue.on)
+        #expect(!inner.isSecret && inner.summary == nil && inner.rules.isEmpty)
+    }
+
     @Test("render shows a value as JSON text")
     func render() {
         #expect(ConfigKey("s", default: "x").render("hello") == #""hello""#)

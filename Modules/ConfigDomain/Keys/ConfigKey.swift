@@ -16,25 +16,32 @@ import Foundation
 /// key's converter is three plain functions, not closures that capture the type, and the key's
 /// type-erased form, which a client registers and resolves, is made here once, specialised.
 public struct ConfigKey<Value: Sendable>: Sendable {
-    /// The key's name in payloads, for example `new_checkout`.
-    public let name: String
-    /// Rules every candidate value must pass, in order.
-    public let rules: [ValidationRule<Value>]
-    /// Whether values of this key are secret: messages and events redact them.
-    public let isSecret: Bool
-    /// A one-line description for registries, inspection and tools.
-    public let summary: String?
-    /// How values convert to and from ``ConfigValue``.
-    public let converter: ValueConverter<Value>
     /// The process-unique identity used by the client's read path.
     public let identity: KeyIdentity
-    /// This key's conversion work behind non-generic functions, made here, where `Value` is known.
-    @usableFromInline package let erased: ErasedKey
-    /// The value read when no layer supplies a valid one.
+    /// Everything else about the key (name, default, conversion, rules), held once, behind
+    /// non-generic functions made here, where `Value` is known.
     ///
-    /// Stored last: every field before it then sits at a fixed offset, so code that is generic
-    /// over `Value` (the client's resolver) reads them without looking up this type's metadata.
-    public let defaultValue: Value
+    /// A key is these two words: copying one retains one object, and a key of any value type
+    /// fits in an `any ConfigKeyRepresentable` without a box of its own.
+    @usableFromInline package let erased: ErasedKey
+
+    /// The key's name in payloads, for example `new_checkout`.
+    @inlinable public var name: String { erased.name }
+    /// The value read when no layer supplies a valid one.
+    @inlinable public var defaultValue: Value { unsafeDowncast(erased.defaultBox, to: ValueBox<Value>.self).value }
+    /// Rules every candidate value must pass, in order.
+    @inlinable public var rules: [ValidationRule<Value>] { typed.checks.rules }
+    /// Whether values of this key are secret: messages and events redact them.
+    @inlinable public var isSecret: Bool { typed.checks.isSecret }
+    /// A one-line description for registries, inspection and tools.
+    @inlinable public var summary: String? { typed.summary }
+    /// How values convert to and from ``ConfigValue``.
+    @inlinable public var converter: ValueConverter<Value> { typed.checks.converter }
+
+    /// The typed half of ``erased``, which this key made for its own `Value`.
+    @inlinable var typed: TypedKeyFunctions<Value> {
+        unsafeDowncast(erased.functions, to: TypedKeyFunctions<Value>.self)
+    }
 
     /// Creates a key with an explicit converter.
     @inlinable
@@ -42,12 +49,6 @@ public struct ConfigKey<Value: Sendable>: Sendable {
         name: String, default defaultValue: Value, converter: ValueConverter<Value>,
         rules: [ValidationRule<Value>] = [], secret: Bool = false, summary: String? = nil
     ) {
-        self.name = name
-        self.defaultValue = defaultValue
-        self.rules = rules
-        self.isSecret = secret
-        self.summary = summary
-        self.converter = converter
         let identity = KeyIdentity.next()
         self.identity = identity
         self.erased = ErasedKey(
@@ -154,5 +155,5 @@ extension ConfigKey {
     public func render(_ value: Value) -> String { checks.render(value) }
 
     /// This key's conversion and rules.
-    var checks: KeyChecks<Value> { KeyChecks(name: name, isSecret: isSecret, converter: converter, rules: rules) }
+    var checks: KeyChecks<Value> { typed.checks }
 }
