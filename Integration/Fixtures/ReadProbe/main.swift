@@ -19,8 +19,9 @@
 //       What an app does at launch: creates the same keys (and `banner`), an HTTPFetcher and the
 //       FileSnapshotCache at <dir>, registers the keys, builds a client, and reads the first key,
 //       which must come from the cache. Prints `value=… mainToReadNs=… mainToReadCPUNs=… startNs=…
-//       keysNs=… adaptersNs=… registerNs=… buildNs=… spawnToReadNs=…` (startNs: main to this work,
-//       reading the arguments and making the directory's URL; keysNs: creating the keys;
+//       hopNs=… keysNs=… adaptersNs=… registerNs=… buildNs=… spawnToReadNs=…` (startNs: main to
+//       this work, reading the arguments, making the directory's URL and the first hop onto a
+//       thread of Swift's global executor, which hopNs times alone; keysNs: creating the keys;
 //       adaptersNs: the fetcher and the cache; registerNs: the builder and `register`; buildNs:
 //       `build()`; spawnToReadNs only when the spawn time is given) and exits.
 //   ReadProbe cold-repeat <dir> <keys> <rounds>
@@ -239,7 +240,9 @@ func seed(directory: URL, keys: Int) async {
     print("seeded \(keys) keys, \(payload.count) bytes")
 }
 
-func coldStart(directory: URL, keys count: Int, spawnedAt: UInt64?) async {
+/// - Parameter calledAt: when the caller, on the main actor, called this (nonisolated) function:
+///   the hop onto the global executor in between is the process's first, which starts its threads.
+func coldStart(directory: URL, keys count: Int, spawnedAt: UInt64?, calledAt: UInt64? = nil) async {
     let entered = monotonicNanoseconds()
     let keys = Workload.keys(count: count, rules: false)
     guard let first = keys.first as? ConfigKey<Bool> else { fail("the first cold-start key is not a Bool") }
@@ -269,7 +272,9 @@ func coldStart(directory: URL, keys count: Int, spawnedAt: UInt64?) async {
         fail("the first read did not see the cached value (cache: \(client.status.cache))")
     }
     var line = "value=\(value) mainToReadNs=\(end - mainStart) mainToReadCPUNs=\(endCPU - mainStartCPU)"
-    line += " startNs=\(entered - mainStart) keysNs=\(keysMade - entered) adaptersNs=\(adaptersMade - keysMade)"
+    line += " startNs=\(entered - mainStart)"
+    if let calledAt { line += " hopNs=\(entered - calledAt)" }
+    line += " keysNs=\(keysMade - entered) adaptersNs=\(adaptersMade - keysMade)"
     line += " registerNs=\(registered - adaptersMade) buildNs=\(built - registered)"
     if let spawnedAt { line += " spawnToReadNs=\(end &- spawnedAt)" }
     print(line)
@@ -314,7 +319,8 @@ case "cold-start":
         fail("usage: ReadProbe cold-start <dir> <keys> [<spawn ns>]")
     }
     let spawnedAt = arguments.count > 4 ? UInt64(arguments[4]) : nil
-    await coldStart(directory: URL(fileURLWithPath: arguments[2], isDirectory: true), keys: keys, spawnedAt: spawnedAt)
+    let directory = URL(fileURLWithPath: arguments[2], isDirectory: true)
+    await coldStart(directory: directory, keys: keys, spawnedAt: spawnedAt, calledAt: monotonicNanoseconds())
 default:
     fail(
         "usage: ReadProbe read-timer [reads] | scaling <threads> [threads|tasks] [reads] | seed <dir> <keys>"
