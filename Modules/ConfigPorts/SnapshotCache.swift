@@ -13,7 +13,9 @@ import Foundation
 /// - The ``CacheSlot/pending`` slot holds a snapshot waiting for the next launch;
 ///   ``promotePending(_:)`` makes it active atomically.
 /// - Names are independent: storing `a` never changes `b`.
-/// - Safe to call from many tasks at once. I/O never runs on a reader's thread.
+/// - Safe to call from many tasks at once. I/O never runs on a reader's thread. (A cache that can
+///   also load on the caller's thread, for a client built at launch, adopts
+///   ``SynchronousSnapshotCache`` as well.)
 public protocol SnapshotCache: Sendable {
     /// Loads the snapshot stored under `name` in `slot`.
     func load(_ name: String, slot: CacheSlot) async -> CacheLoadResult

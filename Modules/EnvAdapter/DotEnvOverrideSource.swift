@@ -30,7 +30,7 @@ import Foundation
 /// Values are returned as text; the origin is `<origin>:<line>`, for example `.env:12` or
 /// `/path/to/.env:12`. A file is read on every ``overrides(for:)``; a missing or unreadable file
 /// is a problem, not an error.
-public struct DotEnvOverrideSource: OverrideSource {
+public struct DotEnvOverrideSource: SynchronousOverrideSource {
     /// `.env file`.
     public let name = ".env file"
     /// What origins start with: `.env` for text by default, the file's path for a file.
@@ -67,6 +67,11 @@ public struct DotEnvOverrideSource: OverrideSource {
 
     /// The values the text gives the registered keys, and the problems found.
     public func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot {
+        snapshot(for: keys)
+    }
+
+    /// The same as ``overrides(for:)``, on the calling thread (what `buildSynchronously()` reads).
+    public func overridesSynchronously(for keys: [KeyDescriptor]) -> OverrideSnapshot {
         snapshot(for: keys)
     }
 

@@ -23,7 +23,7 @@ import Foundation
 ///
 /// The environment is read from an injected dictionary (by default the process environment,
 /// captured when the source is created), so tests never change the real one.
-public struct EnvironmentOverrideSource: OverrideSource {
+public struct EnvironmentOverrideSource: SynchronousOverrideSource {
     /// `environment`.
     public let name = "environment"
     /// The prefix of every variable this source reads, for example `MYAPP_`.
@@ -45,6 +45,11 @@ public struct EnvironmentOverrideSource: OverrideSource {
 
     /// The values of the registered keys' variables, and the problems found.
     public func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot {
+        snapshot(for: keys)
+    }
+
+    /// The same as ``overrides(for:)``, on the calling thread (what `buildSynchronously()` reads).
+    public func overridesSynchronously(for keys: [KeyDescriptor]) -> OverrideSnapshot {
         snapshot(for: keys)
     }
 

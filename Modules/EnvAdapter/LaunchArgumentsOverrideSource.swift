@@ -27,7 +27,7 @@ import Foundation
 ///   ignored, and so is everything after a lone `--`.
 /// - Values are returned as text; the origin is the flag as written, without `=value`
 ///   (`-rc.new_checkout`, `--rc-new-checkout`). Problems never contain values.
-public struct LaunchArgumentsOverrideSource: OverrideSource {
+public struct LaunchArgumentsOverrideSource: SynchronousOverrideSource {
     /// `launch arguments`.
     public let name = "launch arguments"
     /// The arguments, the executable's path first.
@@ -48,6 +48,11 @@ public struct LaunchArgumentsOverrideSource: OverrideSource {
 
     /// The values the arguments give the registered keys, and the problems found.
     public func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot {
+        snapshot(for: keys)
+    }
+
+    /// The same as ``overrides(for:)``, on the calling thread (what `buildSynchronously()` reads).
+    public func overridesSynchronously(for keys: [KeyDescriptor]) -> OverrideSnapshot {
         snapshot(for: keys)
     }
 

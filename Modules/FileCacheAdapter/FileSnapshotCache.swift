@@ -18,12 +18,16 @@ import Foundation
 ///   reader: the load returns ``CacheLoadResult/unreadable(_:)`` with the typed reason, moves the
 ///   file to `quarantine/` (keeping the newest ``Options/quarantineLimit``), and the next load is
 ///   a clean miss.
-/// - All file work runs on a dedicated dispatch queue, never on the caller's thread.
+/// - All file work of the `async` calls runs on a dedicated dispatch queue, never on the caller's
+///   thread. The two synchronous calls (``loadSynchronously(_:slot:)`` and
+///   ``promotePendingSynchronously(_:)``, for a client built at launch) do the same work on the
+///   caller's thread: one snapshot file read (and a small renewal file, when there is one), or
+///   one rename under the write lock.
 ///
 /// ```swift
 /// let cache = FileSnapshotCache(directory: applicationSupport.appendingPathComponent("RemoteConfig"))
 /// ```
-public final class FileSnapshotCache: SnapshotCache {
+public final class FileSnapshotCache: SynchronousSnapshotCache {
     /// The directory holding the files; created (mode 0700 by default) on the first store.
     public let directory: URL
     /// Limits and file attributes.
@@ -61,6 +65,12 @@ public final class FileSnapshotCache: SnapshotCache {
         return await BlockingIOQueue.run { engine.load(name, slot: slot) }
     }
 
+    /// Loads the snapshot of `name` in `slot` on the calling thread: the same work and result as
+    /// ``load(_:slot:)``, for a client built at launch without waiting for a thread.
+    public func loadSynchronously(_ name: String, slot: CacheSlot) -> CacheLoadResult {
+        engine.load(name, slot: slot)
+    }
+
     /// Stores `snapshot` as `name` in `slot`, replacing the previous one atomically.
     ///
     /// Throws `payloadTooLarge` (nothing written), `lockTimeout` (another writer held the lock
@@ -86,6 +96,12 @@ public final class FileSnapshotCache: SnapshotCache {
     public func promotePending(_ name: String) async throws(CacheError) -> Bool {
         let engine = self.engine
         return try await BlockingIOQueue.run { engine.promotePending(name) }.get()
+    }
+
+    /// ``promotePending(_:)`` on the calling thread (it may wait for the write lock, up to
+    /// ``Options/lockTimeout``).
+    public func promotePendingSynchronously(_ name: String) throws(CacheError) -> Bool {
+        try engine.promotePending(name).get()
     }
 
     /// Removes the active and pending snapshots of `name` (the lock file stays).

@@ -11,8 +11,9 @@ import Foundation
 ///   until a `store` (or `clear`) replaces it.
 ///
 /// Every call is logged in ``operations`` as `load <name>/<slot>`, `store <name>/<slot>`,
-/// `renew <name>`, `promote <name>` or `clear <name>`, whatever its outcome.
-public final class InMemoryCache: SnapshotCache {
+/// `renew <name>`, `promote <name>` or `clear <name>`, whatever its outcome; the synchronous
+/// calls as `load <name>/<slot> synchronously` and `promote <name> synchronously`.
+public final class InMemoryCache: SynchronousSnapshotCache {
     private struct Key: Hashable {
         let name: String
         let slot: CacheSlot
@@ -76,8 +77,17 @@ public final class InMemoryCache: SnapshotCache {
 
     /// The stored snapshot, `.miss`, or `.unreadable` when loads fail or the entry is corrupted.
     public func load(_ name: String, slot: CacheSlot) async -> CacheLoadResult {
+        load(name, slot: slot, logged: "load \(name)/\(slot.rawValue)")
+    }
+
+    /// ``load(_:slot:)`` on the calling thread.
+    public func loadSynchronously(_ name: String, slot: CacheSlot) -> CacheLoadResult {
+        load(name, slot: slot, logged: "load \(name)/\(slot.rawValue) synchronously")
+    }
+
+    private func load(_ name: String, slot: CacheSlot, logged operation: String) -> CacheLoadResult {
         state.withLock { state in
-            state.operations.append("load \(name)/\(slot.rawValue)")
+            state.operations.append(operation)
             if let failure = state.loadFailure { return .unreadable(failure) }
             switch state.entries[Key(name: name, slot: slot)] {
             case nil: return .miss
@@ -126,8 +136,17 @@ public final class InMemoryCache: SnapshotCache {
 
     /// Moves the pending entry of `name` (as it is, even corrupted) to the active slot; `false` when there was none.
     public func promotePending(_ name: String) async throws(CacheError) -> Bool {
+        try promotePending(name, logged: "promote \(name)")
+    }
+
+    /// ``promotePending(_:)`` on the calling thread.
+    public func promotePendingSynchronously(_ name: String) throws(CacheError) -> Bool {
+        try promotePending(name, logged: "promote \(name) synchronously")
+    }
+
+    private func promotePending(_ name: String, logged operation: String) throws(CacheError) -> Bool {
         try state.withLock { state throws(CacheError) in
-            state.operations.append("promote \(name)")
+            state.operations.append(operation)
             if let failure = state.writeFailure { throw failure }
             guard let pending = state.entries.removeValue(forKey: Key(name: name, slot: .pending)) else { return false }
             state.entries[Key(name: name, slot: .active)] = pending

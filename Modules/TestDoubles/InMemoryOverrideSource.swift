@@ -10,7 +10,7 @@ import Foundation
 /// Each subscriber has its own buffer holding only the newest state, so a slow reader skips
 /// intermediate states but always gets the latest. A stream finishes when its consuming task is
 /// cancelled, and the subscriber is removed.
-public final class InMemoryOverrideSource: OverrideSource {
+public final class InMemoryOverrideSource: SynchronousOverrideSource {
     private struct Subscriber {
         let keys: [KeyDescriptor]
         let continuation: AsyncStream<OverrideSnapshot>.Continuation
@@ -103,6 +103,11 @@ public final class InMemoryOverrideSource: OverrideSource {
 
     /// The overrides for `keys` (only those keys) and every reported problem.
     public func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot {
+        overridesSynchronously(for: keys)
+    }
+
+    /// The current overrides for `keys`, on the calling thread.
+    public func overridesSynchronously(for keys: [KeyDescriptor]) -> OverrideSnapshot {
         state.withLock { $0.snapshot(for: keys, source: name) }
     }
 

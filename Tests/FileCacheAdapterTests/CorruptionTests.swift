@@ -112,8 +112,8 @@ struct CorruptionShape: Sendable, CustomTestStringConvertible {
 struct CorruptionTests {
     @Test(
         "each corruption shape is reported with its reason, quarantined, and the next load is a clean miss",
-        arguments: CorruptionShape.all)
-    func corruptionShape(shape: CorruptionShape) async throws {
+        arguments: CorruptionShape.all, [false, true])
+    func corruptionShape(shape: CorruptionShape, synchronously: Bool) async throws {
         try await withTemporaryDirectory { dir in
             let cache = FileSnapshotCache(directory: dir.url)
             try await cache.store(sampleSnapshot(1, size: 300), as: "victim", slot: .active)
@@ -122,7 +122,10 @@ struct CorruptionTests {
             let otherPath = dir.file(cache.fileNames(for: "other").snapshot(.active))
             try shape.damage(path, try bytes(of: path), try bytes(of: otherPath))
 
-            let result = await cache.load("victim", slot: .active)
+            // The synchronous load (a client built at launch) does the same work on this thread.
+            let result =
+                synchronously
+                ? cache.loadSynchronously("victim", slot: .active) : await cache.load("victim", slot: .active)
             #expect(corruption(result) == shape.expected, "\(result)")
             if case .unreadable(let error) = result {
                 #expect(error.message.contains(path))

@@ -21,6 +21,9 @@ struct LockedOperation: Sendable, CustomTestStringConvertible {
             try await cache.renew(fullMetadata(2, payload: sampleSnapshot(1).payload), for: "locked")
         },
         .init(label: "promote") { cache throws(CacheError) in _ = try await cache.promotePending("locked") },
+        .init(label: "promote synchronously") { cache throws(CacheError) in
+            _ = try cache.promotePendingSynchronously("locked")
+        },
         .init(label: "clear") { cache throws(CacheError) in try await cache.clear("locked") },
     ]
 }

@@ -193,3 +193,16 @@ struct ClearKeepsPendingCache: WrappingCache {
         try await inner.store(pending, as: name, slot: .pending)
     }
 }
+
+/// Reads synchronously from a storage of its own, which nothing ever writes: its synchronous
+/// loads miss what the `async` calls stored.
+struct SynchronousMissCache: WrappingCache, SynchronousSnapshotCache {
+    let inner = InMemoryCache()
+    private let unwritten = InMemoryCache()
+    func loadSynchronously(_ name: String, slot: CacheSlot) -> CacheLoadResult {
+        unwritten.loadSynchronously(name, slot: slot)
+    }
+    func promotePendingSynchronously(_ name: String) throws(CacheError) -> Bool {
+        try inner.promotePendingSynchronously(name)
+    }
+}

@@ -238,3 +238,12 @@ struct DefaultChangesSource: OverrideSource {
     var name: String { inner.name }
     func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot { await inner.overrides(for: keys) }
 }
+
+/// Answers `overrides(for:)` truly but claims, on the calling thread, to hold nothing.
+struct SynchronousEmptySource: SynchronousOverrideSource {
+    let inner: InMemoryOverrideSource
+    var name: String { inner.name }
+    func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot { await inner.overrides(for: keys) }
+    func overridesSynchronously(for keys: [KeyDescriptor]) -> OverrideSnapshot { .empty }
+    func changes(for keys: [KeyDescriptor]) -> AsyncStream<OverrideSnapshot> { inner.changes(for: keys) }
+}

@@ -93,6 +93,7 @@ struct ContractCoverageTests {
                 torn,
                 broken(.pendingPromotion) { NoPendingCache() },
                 broken(.failedWrite) { FailedWriteLosesPreviousCache() },
+                broken(.synchronousCalls) { SynchronousMissCache() },
             ], covering: Check.allCases.map(\.rawValue))
         #expect(result.unaimed.isEmpty, "no broken cache is aimed at \(result.unaimed)")
         #expect(result.missed.isEmpty, "\(result.missed)")
@@ -139,6 +140,7 @@ struct ContractCoverageTests {
                 broken(.currentFirst, { PlaceholderFirstSource(inner: $0) }, inner: { $0.inner }),
                 broken(.eachChange, { DefaultChangesSource(inner: $0) }, inner: { $0.inner }),
                 broken(.manySubscribers, { LastSubscriberOnlySource(inner: $0) }, inner: { $0.inner }),
+                broken(.synchronousAnswer, { SynchronousEmptySource(inner: $0) }, inner: { $0.inner }),
                 neverFinishing,
                 strictLines,
             ], covering: Check.allCases.map(\.rawValue))

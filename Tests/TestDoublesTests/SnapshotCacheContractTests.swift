@@ -21,6 +21,15 @@ struct SnapshotCacheContractTests {
         #expect(report.checks.map(\.name) == Check.allCases.map(\.rawValue))
     }
 
+    @Test func aCacheWithOnlyAsyncCallsSkipsTheSynchronousCheckOnItsOwn() async {
+        let report = await cacheContract("ForwardingCache", make: { ForwardingCache() }, inner: { $0.inner }).run()
+        report.recordIssues()
+        #expect(report.passed)
+        #expect(report.skipped.map(\.name) == [Check.synchronousCalls.rawValue])
+        #expect(report.check(named: Check.synchronousCalls.rawValue)?.outcome == .skipped(.asynchronousOnly))
+        #expect(report.description.contains("skipped, the adapter has only async calls (asynchronousOnly)"))
+    }
+
     @Test func inMemoryCacheDeclaringEveryCapabilitySkipsOnlyThoseChecks() async {
         let report = await SnapshotCacheContract<InMemoryCache>(
             subject: "InMemoryCache, bare", capabilities: [.unmeasuredWrites, .cannotDamageData, .noWriteFaults],
@@ -143,4 +152,9 @@ final class Counter: Sendable {
     func increment() { state.withLock { $0 += 1 } }
     /// The count.
     var value: Int { state.withLock { $0 } }
+}
+
+/// Every call forwarded to an InMemoryCache, and only the `async` ones.
+private struct ForwardingCache: WrappingCache {
+    let inner = InMemoryCache()
 }

@@ -14,7 +14,7 @@ import Foundation
 /// let debugMenu = LocalOverrideStore(persistence: .init(cache: cache, name: "debug-overrides"))
 /// try await debugMenu.set(Flags.newCheckout, true)
 /// ```
-public final class LocalOverrideStore: OverrideSource, Sendable {
+public final class LocalOverrideStore: SynchronousOverrideSource, Sendable {
     /// Where overrides persist.
     public struct Persistence: Sendable {
         /// The cache that keeps them.
@@ -141,6 +141,32 @@ public final class LocalOverrideStore: OverrideSource, Sendable {
         return snapshot(values, problems: problems, keys: keys)
     }
 
+    /// The overrides for the registered keys, read on the calling thread.
+    ///
+    /// Values persisted in a cache that can only be read asynchronously (not a
+    /// `SynchronousSnapshotCache`) cannot be read here: the snapshot then holds the values set so
+    /// far in this process with a problem saying so, and ``changes(for:)`` delivers the persisted
+    /// ones (which a client applies as soon as they arrive).
+    public func overridesSynchronously(for keys: [KeyDescriptor]) -> OverrideSnapshot {
+        guard isEnabled else { return .empty }
+        var unread: [String] = []
+        if !state.withLock({ $0.loaded }) {
+            if let persistence {
+                if let cache = persistence.cache as? any SynchronousSnapshotCache {
+                    applyLoaded(cache.loadSynchronously(persistence.name, slot: .active), from: persistence)
+                } else {
+                    unread.append(
+                        "persisted overrides in \"\(persistence.name)\" are not read yet: their cache can only be read "
+                            + "asynchronously; they apply as soon as they are read")
+                }
+            } else {
+                applyLoaded(nil, from: nil)
+            }
+        }
+        let (values, problems) = state.withLock { ($0.values, $0.problems) }
+        return snapshot(values, problems: problems + unread, keys: keys)
+    }
+
     /// The current overrides, then the new state after each `set`, `remove` or `removeAll`.
     public func changes(for keys: [KeyDescriptor]) -> AsyncStream<OverrideSnapshot> {
         let (stream, continuation) = AsyncStream<OverrideSnapshot>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -182,10 +208,17 @@ public final class LocalOverrideStore: OverrideSource, Sendable {
 
     private func loadIfNeeded() async {
         guard !state.withLock({ $0.loaded }) else { return }
+        guard let persistence else { return applyLoaded(nil, from: nil) }
+        applyLoaded(await persistence.cache.load(persistence.name, slot: .active), from: persistence)
+    }
+
+    /// Takes what the persistence cache held (nil without persistence) as the starting values,
+    /// under any set in the meantime; only the first load counts.
+    private func applyLoaded(_ result: CacheLoadResult?, from persistence: Persistence?) {
         var loaded: [String: ConfigValue] = [:]
         var problems: [String] = []
-        if let persistence {
-            switch await persistence.cache.load(persistence.name, slot: .active) {
+        if let persistence, let result {
+            switch result {
             case .hit(let cached):
                 do throws(JSONParseError) {
                     let parsed = try JSONParser().parse(cached.payload)

@@ -34,6 +34,8 @@ public struct ContractCheck: Sendable, Hashable, CustomStringConvertible {
         switch outcome {
         case .passed: "✔ \(name)"
         case .failed(let message): "✘ \(name): \(message)"
+        case .skipped(let capability) where capability == .asynchronousOnly:
+            "– \(name): skipped, the adapter has only async calls (\(capability))"
         case .skipped(let capability): "– \(name): skipped, the adapter declared \(capability)"
         }
     }

@@ -40,6 +40,8 @@ public struct OverrideSourceContract<Source: OverrideSource>: Sendable {
         case cancellationEnds = "overrides.cancellation-ends-the-sequence"
         /// A malformed entry is reported in `problems` while the well-formed values stay.
         case problemsReported = "overrides.problems-are-reported-not-thrown"
+        /// A `SynchronousOverrideSource` answers on the calling thread what `overrides(for:)` answers.
+        case synchronousAnswer = "overrides.synchronous-answer-agrees-with-the-async-one"
     }
 
     /// The keys the suite asks for: `contract_flag` (Bool), `contract_count` (Int), `contract_label` (String).
@@ -138,8 +140,11 @@ public struct OverrideSourceContract<Source: OverrideSource>: Sendable {
                 if let outcome { throw outcome }
             }
         }
+        // A source without a synchronous answer is not asked for one.
+        let isSynchronous = Source.self is any SynchronousOverrideSource.Type
         return await CheckRunner.run(
-            suite: "OverrideSourceContract", subject: subject, capabilities: capabilities, timeLimit: timeLimit,
+            suite: "OverrideSourceContract", subject: subject,
+            capabilities: isSynchronous ? capabilities : capabilities.union([.asynchronousOnly]), timeLimit: timeLimit,
             checks: checks)
     }
 
@@ -147,6 +152,7 @@ public struct OverrideSourceContract<Source: OverrideSource>: Sendable {
         switch check {
         case .eachChange: [.immutable]
         case .problemsReported: [.noMalformedInput]
+        case .synchronousAnswer: [.asynchronousOnly]
         default: []
         }
     }
@@ -161,6 +167,7 @@ public struct OverrideSourceContract<Source: OverrideSource>: Sendable {
         case .manySubscribers: try await checkManySubscribers(source, progress)
         case .cancellationEnds: try await checkCancellationEnds(source, progress)
         case .problemsReported: try await checkProblemsReported(source, progress)
+        case .synchronousAnswer: try await checkSynchronousAnswer(source, progress)
         }
     }
 
@@ -181,6 +188,24 @@ public struct OverrideSourceContract<Source: OverrideSource>: Sendable {
         try require(
             none.values.isEmpty,
             "overrides(for: []) returned values for \(none.values.keys.sorted()); answer only for the keys asked")
+    }
+
+    private func checkSynchronousAnswer(_ source: Source, _ progress: CheckProgress) async throws(ContractFailure) {
+        guard let synchronous = source as? any SynchronousOverrideSource else {
+            throw ContractFailure("the source is not a SynchronousOverrideSource, yet the synchronous check ran")
+        }
+        for keys in [Self.keys, []] {
+            progress.at("reading overridesSynchronously(for: \(keys.map(\.name)))")
+            let now = synchronous.overridesSynchronously(for: keys)
+            let later = await source.overrides(for: keys)
+            try require(
+                now.values == later.values,
+                "overridesSynchronously(for: \(keys.map(\.name))) answered \(Self.describe(now)), but overrides(for:) "
+                    + "answered \(Self.describe(later)); both must give the current state")
+        }
+        if let mismatch = Self.mismatch(synchronous.overridesSynchronously(for: Self.keys), Self.initialValues) {
+            throw ContractFailure("overridesSynchronously(for:) \(mismatch)")
+        }
     }
 
     private func checkCurrentFirst(_ source: Source, _ progress: CheckProgress) async throws(ContractFailure) {

@@ -62,6 +62,8 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         case pendingPromotion = "cache.pending-snapshot-is-promoted"
         /// A failed write throws a `CacheError` and leaves the previous snapshot readable.
         case failedWrite = "cache.failed-write-keeps-the-previous-snapshot"
+        /// A `SynchronousSnapshotCache` loads and promotes on the calling thread exactly as its `async` calls do.
+        case synchronousCalls = "cache.synchronous-calls-agree-with-the-async-ones"
     }
 
     /// The adapter's name in the report.
@@ -133,8 +135,11 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
                 if let outcome { throw outcome }
             }
         }
+        // A cache without synchronous calls is not asked for them.
+        let isSynchronous = Cache.self is any SynchronousSnapshotCache.Type
         return await CheckRunner.run(
-            suite: "SnapshotCacheContract", subject: subject, capabilities: capabilities, timeLimit: timeLimit,
+            suite: "SnapshotCacheContract", subject: subject,
+            capabilities: isSynchronous ? capabilities : capabilities.union([.asynchronousOnly]), timeLimit: timeLimit,
             checks: checks)
     }
 
@@ -143,6 +148,7 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         case .renewWritesNoPayload: [.unmeasuredWrites]
         case .damagedData: [.cannotDamageData]
         case .failedWrite: [.noWriteFaults]
+        case .synchronousCalls: [.asynchronousOnly]
         default: []
         }
     }
@@ -159,6 +165,7 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         case .concurrentAccess: try await checkConcurrentAccess(session)
         case .pendingPromotion: try await checkPendingPromotion(session)
         case .failedWrite: try await checkFailedWrite(session)
+        case .synchronousCalls: try await checkSynchronousCalls(session)
         }
     }
 
@@ -382,6 +389,54 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         let promotedAlone = try await session.promote(fresh, "promoting with no active snapshot")
         try require(promotedAlone, "promotePending answered false for a pending snapshot with no active one")
         try await session.expectHit(pending, fresh, .active, "after promoting with no active snapshot")
+    }
+
+    private func checkSynchronousCalls(_ session: Session) async throws(ContractFailure) {
+        guard let cache = session.cache as? any SynchronousSnapshotCache else {
+            throw ContractFailure("the cache is not a SynchronousSnapshotCache, yet the synchronous check ran")
+        }
+        let name = "contract.synchronous"
+        /// Loads `name`/`slot` both ways and requires the same answer; returns it.
+        func loadBothWays(_ slot: CacheSlot, _ when: String) async throws(ContractFailure) -> CacheLoadResult {
+            session.progress.at("loading \(name)/\(slot.rawValue) synchronously \(when)")
+            let synchronous = cache.loadSynchronously(name, slot: slot)
+            let asynchronous = await session.load(name, slot)
+            try require(
+                synchronous == asynchronous,
+                "loadSynchronously(\(name), \(slot.rawValue)) \(when) answered \(Self.describe(synchronous)), "
+                    + "but load answered \(Self.describe(asynchronous)); both must read the same storage")
+            return synchronous
+        }
+        for slot in CacheSlot.allCases {
+            try require(await loadBothWays(slot, "before anything is stored") == .miss, "an empty slot must load as .miss")
+        }
+        let active = Self.sample("synchronous, active", size: 3)
+        let pending = Self.sample("synchronous, pending", size: 2)
+        try await session.store(active, name, .active)
+        try await session.store(pending, name, .pending)
+        let loaded = try await loadBothWays(.active, "after storing it")
+        try require(
+            loaded.snapshot?.payload == active.payload,
+            "loadSynchronously after a store answered \(Self.describe(loaded)), not the stored payload")
+        _ = try await loadBothWays(.pending, "after storing it")
+
+        session.progress.at("promoting \(name) synchronously")
+        let promoted: Bool
+        do throws(CacheError) {
+            promoted = try cache.promotePendingSynchronously(name)
+        } catch {
+            throw ContractFailure("promotePendingSynchronously(\(name)) failed: \(error)")
+        }
+        try require(promoted, "promotePendingSynchronously answered false although a pending snapshot was stored")
+        try await session.expectHit(pending, name, .active, "after promotePendingSynchronously")
+        try await session.expectMiss(name, .pending, "after promotePendingSynchronously (the pending slot must be emptied)")
+        let again: Bool
+        do throws(CacheError) {
+            again = try cache.promotePendingSynchronously(name)
+        } catch {
+            throw ContractFailure("a second promotePendingSynchronously(\(name)) failed: \(error)")
+        }
+        try require(!again, "a second promotePendingSynchronously answered true although nothing was pending")
     }
 
     private func checkFailedWrite(_ session: Session) async throws(ContractFailure) {
