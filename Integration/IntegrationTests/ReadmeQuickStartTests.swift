@@ -25,30 +25,55 @@ func startConfig(url: URL, cacheDirectory: URL) async throws -> RemoteConfigClie
 // Anywhere, synchronously:  if client[Flags.newCheckout] { ... }
 // END README QUICK START
 
+// BEGIN README LAUNCH
+func launchConfig(url: URL, cacheDirectory: URL) throws -> RemoteConfigClient {
+    let client = try RemoteConfigClient.builder(fetcher: try HTTPFetcher(url: url))
+        .cache(FileSnapshotCache(directory: cacheDirectory))
+        .override(EnvironmentOverrideSource(prefix: "MYAPP_"))
+        .register(Flags.newCheckout, Flags.maxRetries)
+        .buildSynchronously()  // reads the cache file on this thread
+    Task { _ = try? await client.refresh() }
+    return client
+}
+// END README LAUNCH
+
 /// The README's quick start, kept identical to this file's copy, compiled here, and run against a real server.
 @Suite("README quick start")
 struct ReadmeQuickStartTests {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test("the README's quick start block is identical to the compiled copy in this file")
-    func readmeMatchesCompiledCopy() throws {
-        let readme = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let section = try #require(readme.range(of: "## Quick start"), "README.md has no '## Quick start' section")
+    /// The first Swift block after `heading` in the README.
+    static func readmeBlock(after heading: String) throws -> String {
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: heading), "README.md has no '\(heading)' section")
         let afterHeading = readme[section.upperBound...]
         let open = try #require(afterHeading.range(of: "```swift\n"))
         let close = try #require(afterHeading[open.upperBound...].range(of: "\n```"))
-        let readmeBlock = String(afterHeading[open.upperBound..<close.lowerBound])
+        return String(afterHeading[open.upperBound..<close.lowerBound])
+    }
 
-        let begin = try #require(source.range(of: "// BEGIN README QUICK START\n"))
-        let end = try #require(source.range(of: "\n// END README QUICK START"))
+    /// This file's copy between `// BEGIN <marker>` and `// END <marker>`.
+    static func compiledBlock(_ marker: String) throws -> String {
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let begin = try #require(source.range(of: "// BEGIN \(marker)\n"))
+        let end = try #require(source.range(of: "\n// END \(marker)"))
+        return String(source[begin.upperBound..<end.lowerBound])
+    }
+
+    @Test("the README's quick start block is identical to the compiled copy in this file")
+    func readmeMatchesCompiledCopy() throws {
         // swift-format sorts this file's imports together, so the test's own imports (`Testing`, and `TestSupport`
         // for its server) sit inside the block.
-        let compiledBlock = String(source[begin.upperBound..<end.lowerBound])
+        let compiledBlock = try Self.compiledBlock("README QUICK START")
             .replacingOccurrences(of: "import Testing\n", with: "")
             .replacingOccurrences(of: "import TestSupport\n", with: "")
-        #expect(readmeBlock == compiledBlock)
+        #expect(try Self.readmeBlock(after: "## Quick start") == compiledBlock)
+    }
+
+    @Test("the README's launch block is identical to the compiled copy in this file")
+    func readmeLaunchMatchesCompiledCopy() throws {
+        #expect(try Self.readmeBlock(after: "## At launch, without `await`") == Self.compiledBlock("README LAUNCH"))
     }
 
     @Test("the quick start runs: values from the server, then from the cache with the server gone")
@@ -68,5 +93,22 @@ struct ReadmeQuickStartTests {
         #expect(offline[Flags.maxRetries] == 7)
         #expect(offline.status.lastError != nil)
         #expect(offline.explain(Flags.maxRetries).layer == .snapshot(source: url.absoluteString))
+    }
+
+    @Test("the launch block reads the cached values on the calling thread, with the server gone")
+    func launchRuns() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rc-launch-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await TestHTTPServer.start()
+        server.publish(#"{"new_checkout": true, "max_retries": 6}"#)
+        _ = try await startConfig(url: server.url(), cacheDirectory: directory)
+        let url = server.url()
+        await server.stop()
+
+        let client = try launchConfig(url: url, cacheDirectory: directory)
+        #expect(client[Flags.newCheckout] == true)
+        #expect(client[Flags.maxRetries] == 6)
+        #expect(client.status.cache == .inSync)
+        #expect(client.explain(Flags.maxRetries).layer == .snapshot(source: url.absoluteString))
     }
 }

@@ -17,6 +17,11 @@ import Foundation
 public struct RemoteConfigBuilder: Sendable {
     private var settings: ClientSettings
     private var keys: [KeyEntry] = []
+    /// The cache again when it was handed over as one that can read synchronously.
+    private var synchronousCache: (any SynchronousSnapshotCache)?
+    /// For each override source, in order, the same source when it was handed over as one that
+    /// can answer synchronously (nil otherwise).
+    private var synchronousSources: [(any SynchronousOverrideSource)?] = []
 
     /// Starts a builder with `fetcher` and the defaults: no cache, no overrides,
     /// `FreshnessPolicy/standard`, immediate activation, no minimum interval,
@@ -34,6 +39,15 @@ public struct RemoteConfigBuilder: Sendable {
         var copy = self
         copy.settings.cache = cache
         copy.settings.configurationName = name
+        copy.synchronousCache = nil
+        return copy
+    }
+
+    /// Keeps snapshots in `cache` under `name`; a cache that can also read on the calling thread
+    /// (the file cache can) serves ``buildSynchronously()`` as well.
+    public func cache(_ cache: any SynchronousSnapshotCache, name: String = "default") -> Self {
+        var copy = self.cache(cache as any SnapshotCache, name: name)
+        copy.synchronousCache = cache
         return copy
     }
 
@@ -41,6 +55,15 @@ public struct RemoteConfigBuilder: Sendable {
     public func override(_ source: any OverrideSource) -> Self {
         var copy = self
         copy.settings.overrideSources.append(source)
+        copy.synchronousSources.append(nil)
+        return copy
+    }
+
+    /// Adds an override source that can also answer on the calling thread (the environment, `.env`
+    /// and launch-argument sources can), so ``buildSynchronously()`` applies it too.
+    public func override(_ source: any SynchronousOverrideSource) -> Self {
+        var copy = self.override(source as any OverrideSource)
+        copy.synchronousSources[copy.synchronousSources.count - 1] = source
         return copy
     }
 
@@ -138,152 +161,102 @@ public struct RemoteConfigBuilder: Sendable {
     /// - Throws: `ConfigError/configuration(_:)` for a setup mistake (TTL ≤ 0, a key registered twice
     ///   with different types or defaults, an invalid rule, next-launch activation without a cache).
     public func build() async throws(ConfigError) -> RemoteConfigClient {
-        let settings = self.settings
-        if let problem = settings.freshness.problem { throw .configuration(problem) }
-        if let problem = settings.backoff.problem { throw .configuration(problem) }
-        if !(settings.minimumFetchInterval >= 0) || !settings.minimumFetchInterval.isFinite {
-            throw .configuration(
-                ConfigurationError(
-                    .invalidSchedule, "minimumFetchInterval must be zero or more seconds, got \(settings.minimumFetchInterval)"))
-        }
-        if let interval = settings.periodicInterval, !(interval > 0) || !interval.isFinite {
-            throw .configuration(
-                ConfigurationError(
-                    .invalidSchedule, "periodicRefresh interval must be greater than zero seconds, got \(interval)"))
-        }
-        if settings.activation == .nextLaunch && settings.cache == nil {
-            throw .configuration(
-                ConfigurationError(
-                    .missingComponent,
-                    "next-launch activation keeps the fetched snapshot in the cache until the next build(); add a cache with .cache(_:)"
-                ))
-        }
-        let registry: KeyRegistry
-        do throws(ConfigurationError) {
-            registry = try KeyRegistry(keys: keys)
-        } catch {
-            throw .configuration(error)
-        }
-        // Only override sources need descriptors; a client without any does not build them.
-        let descriptors = settings.overrideSources.isEmpty ? [] : registry.descriptors
-
-        let events = Broadcaster<ConfigEvent>()
-        let updates = Broadcaster<ConfigUpdate>()
-        let sink = EventSink(observers: settings.observers, streams: events)
-        let emit = sink.emit
-
-        // Overrides, in precedence order.
+        let assembly = try Assembly(settings: settings, keys: keys)
         var layers: [OverrideLayer] = []
         for source in settings.overrideSources {
-            let snapshot = await source.overrides(for: descriptors)
-            for problem in snapshot.problems { emit(.overrideProblem(source: source.name, message: problem)) }
-            layers.append(OverrideLayer(name: source.name, snapshot: snapshot))
+            layers.append(assembly.layer(source.name, await source.overrides(for: assembly.descriptors)))
         }
-
-        // The cache: promote a pending snapshot (next launch), then load the active one.
-        var engineStatus = EngineStatus()
-        var snapshot: ConfigSnapshot?
+        var start = CacheStart(assembly.settings)
         if let cache = settings.cache {
-            engineStatus.cache = .empty
             if settings.activation == .nextLaunch {
                 do throws(CacheError) {
                     _ = try await cache.promotePending(settings.configurationName)
                 } catch {
-                    emit(.cacheUnreadable(error))
+                    assembly.emit(.cacheUnreadable(error))
                 }
             }
-            switch await cache.load(settings.configurationName, slot: .active) {
-            case .hit(let cached):
-                do throws(PayloadError) {
-                    let values = try settings.format.decode(cached.payload)
-                    snapshot = ConfigSnapshot(values: values, metadata: cached.metadata)
-                    engineStatus.cache = .inSync
-                    let freshness = settings.freshness.freshness(fetchedAt: cached.metadata.fetchedAt, now: settings.clock.now())
-                    emit(
-                        .cacheLoaded(name: settings.configurationName, fetchedAt: cached.metadata.fetchedAt, freshness: freshness)
-                    )
+            start.take(await cache.load(settings.configurationName, slot: .active), assembly)
+        }
+        return assembly.client(layers: layers, start: start)
+    }
+
+    /// ``build()`` on the calling thread, for launch code that cannot wait: a SwiftUI `App.init`,
+    /// `application(_:didFinishLaunchingWithOptions:)`, the first lines of a tool.
+    ///
+    /// ```swift
+    /// let client = try RemoteConfigClient.builder(fetcher: fetcher)
+    ///     .cache(FileSnapshotCache(directory: cacheDirectory))
+    ///     .register(Flags.newCheckout, Flags.maxRetries)
+    ///     .buildSynchronously()
+    /// let enabled = client[Flags.newCheckout]  // the cached value, read without an `await`
+    /// ```
+    ///
+    /// The client is the same as ``build()`` would make, and so are its values, status and events.
+    /// The difference is where the work runs: the cache's snapshot file (and, with next-launch
+    /// activation, the promotion of a pending one) and the override sources are read on this
+    /// thread, which waits for them (one small file read for the file cache, about 0.1 ms here;
+    /// a promotion may wait for another process's write lock). No thread is started before the
+    /// first read: in a fresh process that saves the runtime's first hop onto a thread and the
+    /// cache's own hop, about 0.5–0.8 ms of a cold start here.
+    ///
+    /// The cache must be a `SynchronousSnapshotCache` and every override source a
+    /// `SynchronousOverrideSource`, as the file cache and the environment, `.env`, launch-argument
+    /// and local override sources are.
+    ///
+    /// - Throws: what ``build()`` throws, and `ConfigError/configuration(_:)` (`.missingComponent`)
+    ///   naming the cache or the first override source that can only be read asynchronously.
+    public func buildSynchronously() throws(ConfigError) -> RemoteConfigClient {
+        let assembly = try Assembly(settings: settings, keys: keys)
+        let cache = try synchronousCacheOrNil()
+        let sources = try synchronousOverrideSources()
+        let layers = sources.map { assembly.layer($0.name, $0.overridesSynchronously(for: assembly.descriptors)) }
+        var start = CacheStart(assembly.settings)
+        if let cache {
+            if settings.activation == .nextLaunch {
+                do throws(CacheError) {
+                    _ = try cache.promotePendingSynchronously(settings.configurationName)
                 } catch {
-                    let cacheError = CacheError(
-                        .corrupt(.badMetadata),
-                        message:
-                            "the cached payload for \"\(settings.configurationName)\" no longer decodes (\(error)); serving defaults until the next refresh"
-                    )
-                    engineStatus.cache = .unreadable(cacheError)
-                    emit(.cacheUnreadable(cacheError))
-                }
-            case .miss:
-                emit(.cacheMiss(name: settings.configurationName))
-            case .unreadable(let error):
-                engineStatus.cache = .unreadable(error)
-                emit(.cacheUnreadable(error))
-            }
-        }
-        engineStatus.scheduler.periodicInterval = settings.periodicInterval
-
-        let resolver = Resolver(registry: registry)
-        let initialState: ResolvedState
-        if snapshot != nil {
-            // From the cache, the first state resolves each key when it is first read, and the whole
-            // state in the background: the first read does not wait for a thousand conversions.
-            let lazy = LazyResolution(resolver: resolver, snapshot: snapshot, overrides: layers, generation: 1) {
-                [sink] output in
-                for rejection in output.newRejections { sink.emit(.valueRejected(rejection)) }
-            }
-            initialState = ResolvedState(lazy: lazy, snapshot: snapshot, overrides: layers, generation: 1)
-        } else {
-            let initial = resolver.resolve(snapshot: snapshot, previous: nil, overrides: layers, generation: 1)
-            for rejection in initial.newRejections { emit(.valueRejected(rejection)) }
-            initialState = initial.state
-        }
-        let cell = StateCell(initialState)
-        let status = Locked(engineStatus)
-        let engine = RefreshEngine(
-            settings: settings, registry: registry, cell: cell, initialGeneration: 1, overrides: layers, status: status,
-            sink: sink, updates: updates)
-        let client = RemoteConfigClient(
-            registry: registry, cell: cell, engine: engine, settings: settings, engineStatus: status, events: events,
-            updates: updates)
-
-        // Finish the first state in the background and swap it in, unless an activation came first
-        // (which finished it itself, to compare against it).
-        if initialState.resolvesOnDemand {
-            let first = initialState
-            let task = Task.detached { [weak cell] in
-                let whole = first.materialized()
-                cell?.replace(first, with: whole)
-            }
-            client.backgroundTasks.withLock { $0.append { task.cancel() } }
-        }
-
-        // Observe override changes; each new state re-resolves.
-        for (position, source) in settings.overrideSources.enumerated() {
-            let stream = source.changes(for: descriptors)
-            let task = Task { [weak engine] in
-                for await snapshot in stream {
-                    guard let engine else { return }
-                    await engine.applyOverride(at: position, snapshot)
+                    assembly.emit(.cacheUnreadable(error))
                 }
             }
-            client.backgroundTasks.withLock { $0.append { task.cancel() } }
+            start.take(cache.loadSynchronously(settings.configurationName, slot: .active), assembly)
         }
+        return assembly.client(layers: layers, start: start)
+    }
 
-        // Periodic refresh while the client lives.
-        if let interval = settings.periodicInterval {
-            let clock = settings.clock
-            let task = Task { [weak engine] in
-                while !Task.isCancelled {
-                    guard let delay = await engine?.nextPeriodicDelay(interval: interval) else { return }
-                    do {
-                        try await clock.sleep(for: delay)
-                    } catch {
-                        return
-                    }
-                    guard let engine else { return }
-                    _ = await engine.refresh(force: false)
-                }
+    /// The cache as one that reads synchronously, nil without a cache.
+    ///
+    /// Handed over through the `cache(_:name:)` that takes a `SynchronousSnapshotCache`, it is
+    /// known already; otherwise a dynamic cast finds out (a run-time conformance lookup, which costs a
+    /// cold start tens of microseconds, so the typed overload is the fast way).
+    private func synchronousCacheOrNil() throws(ConfigError) -> (any SynchronousSnapshotCache)? {
+        guard let cache = settings.cache else { return nil }
+        if let synchronousCache { return synchronousCache }
+        if let found = cache as? any SynchronousSnapshotCache { return found }
+        throw .configuration(
+            ConfigurationError(
+                .missingComponent,
+                "buildSynchronously() reads the cache on the calling thread, but \(String(describing: type(of: cache))) "
+                    + "can only be read asynchronously (it is not a SynchronousSnapshotCache); use `try await build()`, "
+                    + "or a cache that can read synchronously, such as FileSnapshotCache"))
+    }
+
+    /// Every override source as one that answers synchronously, in order.
+    private func synchronousOverrideSources() throws(ConfigError) -> [any SynchronousOverrideSource] {
+        var found: [any SynchronousOverrideSource] = []
+        found.reserveCapacity(settings.overrideSources.count)
+        for (source, synchronous) in zip(settings.overrideSources, synchronousSources) {
+            if let synchronous = synchronous ?? (source as? any SynchronousOverrideSource) {
+                found.append(synchronous)
+                continue
             }
-            client.backgroundTasks.withLock { $0.append { task.cancel() } }
+            throw .configuration(
+                ConfigurationError(
+                    .missingComponent,
+                    "buildSynchronously() reads override sources on the calling thread, but the source \"\(source.name)\" "
+                        + "(\(String(describing: type(of: source)))) can only be read asynchronously (it is not a "
+                        + "SynchronousOverrideSource); use `try await build()` instead"))
         }
-        return client
+        return found
     }
 }

@@ -1,0 +1,177 @@
+import ConfigDomain
+import ConfigPorts
+import Foundation
+
+/// The work ``RemoteConfigBuilder/build()`` and ``RemoteConfigBuilder/buildSynchronously()``
+/// share: validating the setup, the registry, the event plumbing, and making the client from the
+/// override layers and the cache's answer, which each gathers in its own way.
+struct Assembly {
+    let settings: ClientSettings
+    let registry: KeyRegistry
+    /// The registered keys' descriptors, for override sources (empty when there are none).
+    let descriptors: [KeyDescriptor]
+    let events = Broadcaster<ConfigEvent>()
+    let updates = Broadcaster<ConfigUpdate>()
+    let sink: EventSink
+
+    /// Checks the settings and registers the keys.
+    ///
+    /// - Throws: `ConfigError/configuration(_:)` for a setup mistake.
+    init(settings: ClientSettings, keys: [KeyEntry]) throws(ConfigError) {
+        if let problem = settings.freshness.problem { throw .configuration(problem) }
+        if let problem = settings.backoff.problem { throw .configuration(problem) }
+        if !(settings.minimumFetchInterval >= 0) || !settings.minimumFetchInterval.isFinite {
+            throw .configuration(
+                ConfigurationError(
+                    .invalidSchedule, "minimumFetchInterval must be zero or more seconds, got \(settings.minimumFetchInterval)"))
+        }
+        if let interval = settings.periodicInterval, !(interval > 0) || !interval.isFinite {
+            throw .configuration(
+                ConfigurationError(
+                    .invalidSchedule, "periodicRefresh interval must be greater than zero seconds, got \(interval)"))
+        }
+        if settings.activation == .nextLaunch && settings.cache == nil {
+            throw .configuration(
+                ConfigurationError(
+                    .missingComponent,
+                    "next-launch activation keeps the fetched snapshot in the cache until the next build(); add a cache with .cache(_:)"
+                ))
+        }
+        do throws(ConfigurationError) {
+            registry = try KeyRegistry(keys: keys)
+        } catch {
+            throw .configuration(error)
+        }
+        self.settings = settings
+        // Only override sources need descriptors; a client without any does not build them.
+        descriptors = settings.overrideSources.isEmpty ? [] : registry.descriptors
+        sink = EventSink(observers: settings.observers, streams: events)
+    }
+
+    /// Reports `event` to the observers and event streams.
+    func emit(_ event: ConfigEvent) { sink.emit(event) }
+
+    /// The layer of the override source `name` that answered `snapshot`; its problems are reported.
+    func layer(_ name: String, _ snapshot: OverrideSnapshot) -> OverrideLayer {
+        for problem in snapshot.problems { emit(.overrideProblem(source: name, message: problem)) }
+        return OverrideLayer(name: name, snapshot: snapshot)
+    }
+
+    /// Makes the client over `layers` (in precedence order) and what the cache gave, and starts
+    /// its background work.
+    func client(layers: [OverrideLayer], start: CacheStart) -> RemoteConfigClient {
+        var engineStatus = start.status
+        engineStatus.scheduler.periodicInterval = settings.periodicInterval
+        let snapshot = start.snapshot
+
+        let resolver = Resolver(registry: registry)
+        let initialState: ResolvedState
+        if snapshot != nil {
+            // From the cache, the first state resolves each key when it is first read, and the whole
+            // state in the background: the first read does not wait for a thousand conversions.
+            let lazy = LazyResolution(resolver: resolver, snapshot: snapshot, overrides: layers, generation: 1) {
+                [sink] output in
+                for rejection in output.newRejections { sink.emit(.valueRejected(rejection)) }
+            }
+            initialState = ResolvedState(lazy: lazy, snapshot: snapshot, overrides: layers, generation: 1)
+        } else {
+            let initial = resolver.resolve(snapshot: snapshot, previous: nil, overrides: layers, generation: 1)
+            for rejection in initial.newRejections { emit(.valueRejected(rejection)) }
+            initialState = initial.state
+        }
+        let cell = StateCell(initialState)
+        let status = Locked(engineStatus)
+        let engine = RefreshEngine(
+            settings: settings, registry: registry, cell: cell, initialGeneration: 1, overrides: layers, status: status,
+            sink: sink, updates: updates)
+        let client = RemoteConfigClient(
+            registry: registry, cell: cell, engine: engine, settings: settings, engineStatus: status, events: events,
+            updates: updates)
+
+        // Finish the first state in the background and swap it in, unless an activation came first
+        // (which finished it itself, to compare against it).
+        if initialState.resolvesOnDemand {
+            let first = initialState
+            let task = Task.detached { [weak cell] in
+                let whole = first.materialized()
+                cell?.replace(first, with: whole)
+            }
+            client.backgroundTasks.withLock { $0.append { task.cancel() } }
+        }
+
+        // Observe override changes; each new state re-resolves.
+        for (position, source) in settings.overrideSources.enumerated() {
+            let stream = source.changes(for: descriptors)
+            let task = Task { [weak engine] in
+                for await snapshot in stream {
+                    guard let engine else { return }
+                    await engine.applyOverride(at: position, snapshot)
+                }
+            }
+            client.backgroundTasks.withLock { $0.append { task.cancel() } }
+        }
+
+        // Periodic refresh while the client lives.
+        if let interval = settings.periodicInterval {
+            let clock = settings.clock
+            let task = Task { [weak engine] in
+                while !Task.isCancelled {
+                    guard let delay = await engine?.nextPeriodicDelay(interval: interval) else { return }
+                    do {
+                        try await clock.sleep(for: delay)
+                    } catch {
+                        return
+                    }
+                    guard let engine else { return }
+                    _ = await engine.refresh(force: false)
+                }
+            }
+            client.backgroundTasks.withLock { $0.append { task.cancel() } }
+        }
+        return client
+    }
+}
+
+/// What a client starts from: the cache's snapshot, decoded, and the engine status that says how
+/// the cache answered.
+struct CacheStart {
+    private let settings: ClientSettings
+    /// The engine's status at start (its cache part set by ``take(_:_:)``).
+    private(set) var status = EngineStatus()
+    /// The decoded snapshot of a cache hit.
+    private(set) var snapshot: ConfigSnapshot?
+
+    /// A start with no cache answer yet: `.empty` cache status when the client has a cache.
+    init(_ settings: ClientSettings) {
+        self.settings = settings
+        if settings.cache != nil { status.cache = .empty }
+    }
+
+    /// Takes the cache's answer: decodes a hit, and reports the hit, the miss or why it is unusable.
+    mutating func take(_ result: CacheLoadResult, _ assembly: Assembly) {
+        let name = settings.configurationName
+        switch result {
+        case .hit(let cached):
+            do throws(PayloadError) {
+                let values = try settings.format.decode(cached.payload)
+                snapshot = ConfigSnapshot(values: values, metadata: cached.metadata)
+                status.cache = .inSync
+                let freshness = settings.freshness.freshness(fetchedAt: cached.metadata.fetchedAt, now: settings.clock.now())
+                assembly.emit(.cacheLoaded(name: name, fetchedAt: cached.metadata.fetchedAt, freshness: freshness))
+            } catch {
+                let cacheError = CacheError(
+                    .corrupt(.badMetadata),
+                    message:
+                        "the cached payload for \"\(name)\" no longer decodes (\(error)); serving defaults until the next refresh"
+                )
+                status.cache = .unreadable(cacheError)
+                assembly.emit(.cacheUnreadable(cacheError))
+            }
+        case .miss:
+            assembly.emit(.cacheMiss(name: name))
+        case .unreadable(let error):
+            status.cache = .unreadable(error)
+            assembly.emit(.cacheUnreadable(error))
+        }
+    }
+}
