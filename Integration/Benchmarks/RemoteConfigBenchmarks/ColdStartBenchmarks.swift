@@ -12,7 +12,9 @@ import Foundation
 /// Cold start from the file cache: each iteration spawns a fresh release `ReadProbe` that creates
 /// the keys, an `HTTPFetcher` (never called) and a `FileSnapshotCache` seeded with 1,000 or
 /// 10,000 keys, registers the keys, builds a client, reads the first key (it must see the cached
-/// value) and exits.
+/// value) and exits. `coldStart.fileCache.<n>keys` builds with `build()`, awaited from the main
+/// actor; `….buildSynchronously` calls `buildSynchronously()` on the main thread, so no thread is
+/// started before the first read (and there is no first hop to report).
 ///
 /// Wall clock is spawn to exit; CPU time is the child's, from its `main` to the first read.
 /// Custom metrics, in microseconds: `spawn to first read` (the
@@ -32,9 +34,9 @@ func registerColdStartBenchmarks() {
     let adaptersPhase = BenchmarkMetric.custom("of which: adapters (us)", useScalingFactor: false)
     let registerPhase = BenchmarkMetric.custom("of which: register (us)", useScalingFactor: false)
     let buildPhase = BenchmarkMetric.custom("of which: build() (us)", useScalingFactor: false)
-    for keys in [1_000, 10_000] {
+    for (keys, synchronously) in [(1_000, false), (10_000, false), (1_000, true)] {
         Benchmark(
-            "coldStart.fileCache.\(keys)keys",
+            "coldStart.fileCache.\(keys)keys" + (synchronously ? ".buildSynchronously" : ""),
             configuration: Suite.configuration(
                 scaling: .one, maxDuration: .seconds(keys > 1_000 ? 6 : 4), maxIterations: 200,
                 // The child's CPU time is checked; its wall times move with the machine's load.
@@ -47,7 +49,9 @@ func registerColdStartBenchmarks() {
             let started = Suite.monotonicNanoseconds()
             let result: ProbeRun
             do {
-                result = try probe.run(["cold-start", probe.directory, String(keys), String(started)])
+                result = try probe.run([
+                    synchronously ? "cold-start-sync" : "cold-start", probe.directory, String(keys), String(started),
+                ])
             } catch {
                 benchmark.error("\(error)")
                 return

@@ -24,6 +24,9 @@
 //       thread of Swift's global executor, which hopNs times alone; keysNs: creating the keys;
 //       adaptersNs: the fetcher and the cache; registerNs: the builder and `register`; buildNs:
 //       `build()`; spawnToReadNs only when the spawn time is given) and exits.
+//   ReadProbe cold-start-sync <dir> <keys> [<spawn time, CLOCK_MONOTONIC ns>]
+//       The same with `buildSynchronously()`, called on the main thread: no thread is started
+//       before the first read, so there is no hopNs, and buildNs includes reading the cache file.
 //   ReadProbe cold-repeat <dir> <keys> <rounds>
 //       The cold-start work <rounds> times in one process (one line each): its steady-state cost,
 //       without the process's first-use costs, for profilers.
@@ -240,44 +243,81 @@ func seed(directory: URL, keys: Int) async {
     print("seeded \(keys) keys, \(payload.count) bytes")
 }
 
+/// What a cold start makes before it builds: the keys, the two adapters an app hands the builder
+/// (its HTTP fetcher, never called here, and its file cache) and the builder with the keys, with
+/// the time each part was done.
+struct ColdStartSetup {
+    let entered: UInt64
+    let keys: [any ConfigKeyRepresentable]
+    let first: ConfigKey<Bool>
+    let builder: RemoteConfigBuilder
+    let keysMade: UInt64
+    let adaptersMade: UInt64
+    let registered: UInt64
+
+    init(directory: URL, keys count: Int) {
+        entered = monotonicNanoseconds()
+        keys = Workload.keys(count: count, rules: false)
+        guard let first = keys.first as? ConfigKey<Bool> else { fail("the first cold-start key is not a Bool") }
+        self.first = first
+        keysMade = monotonicNanoseconds()
+        guard let endpoint = URL(string: "https://config.example.com/v1/config.json") else { fail("bad endpoint URL") }
+        let fetcher: HTTPFetcher
+        do {
+            fetcher = try HTTPFetcher(url: endpoint)
+        } catch {
+            fail("could not make the fetcher: \(error)")
+        }
+        let cache = FileSnapshotCache(directory: directory)
+        adaptersMade = monotonicNanoseconds()
+        builder = RemoteConfigClient.builder(fetcher: fetcher).cache(cache).register(keys)
+        registered = monotonicNanoseconds()
+    }
+
+    /// Reads the first key of `client`, built at `built`, and prints the line the benchmark parses.
+    func finish(_ client: RemoteConfigClient, built: UInt64, spawnedAt: UInt64?, calledAt: UInt64?) {
+        let value = client[first]
+        let end = monotonicNanoseconds()
+        let endCPU = processCPUNanoseconds()
+        // The cached value of k00000_b is true, its default false: false means the cache was not used.
+        guard value, client.registeredKeys.count == keys.count else {
+            fail("the first read did not see the cached value (cache: \(client.status.cache))")
+        }
+        var line = "value=\(value) mainToReadNs=\(end - mainStart) mainToReadCPUNs=\(endCPU - mainStartCPU)"
+        line += " startNs=\(entered - mainStart)"
+        if let calledAt { line += " hopNs=\(entered - calledAt)" }
+        line += " keysNs=\(keysMade - entered) adaptersNs=\(adaptersMade - keysMade)"
+        line += " registerNs=\(registered - adaptersMade) buildNs=\(built - registered)"
+        if let spawnedAt { line += " spawnToReadNs=\(end &- spawnedAt)" }
+        print(line)
+    }
+}
+
+/// The cold start with `build()`.
+///
 /// - Parameter calledAt: when the caller, on the main actor, called this (nonisolated) function:
 ///   the hop onto the global executor in between is the process's first, which starts its threads.
 func coldStart(directory: URL, keys count: Int, spawnedAt: UInt64?, calledAt: UInt64? = nil) async {
-    let entered = monotonicNanoseconds()
-    let keys = Workload.keys(count: count, rules: false)
-    guard let first = keys.first as? ConfigKey<Bool> else { fail("the first cold-start key is not a Bool") }
-    let keysMade = monotonicNanoseconds()
+    let setup = ColdStartSetup(directory: directory, keys: count)
     let client: RemoteConfigClient
-    var adaptersMade: UInt64 = 0
-    var registered: UInt64 = 0
-    var built: UInt64 = 0
     do {
-        // What an app hands the builder: its HTTP fetcher (never called here) and its file cache.
-        guard let endpoint = URL(string: "https://config.example.com/v1/config.json") else { fail("bad endpoint URL") }
-        let fetcher = try HTTPFetcher(url: endpoint)
-        let cache = FileSnapshotCache(directory: directory)
-        adaptersMade = monotonicNanoseconds()
-        let builder = RemoteConfigClient.builder(fetcher: fetcher).cache(cache).register(keys)
-        registered = monotonicNanoseconds()
-        client = try await builder.build()
-        built = monotonicNanoseconds()
+        client = try await setup.builder.build()
     } catch {
         fail("could not build the client: \(error)")
     }
-    let value = client[first]
-    let end = monotonicNanoseconds()
-    let endCPU = processCPUNanoseconds()
-    // The cached value of k00000_b is true, its default false: false means the cache was not used.
-    guard value, client.registeredKeys.count == keys.count else {
-        fail("the first read did not see the cached value (cache: \(client.status.cache))")
+    setup.finish(client, built: monotonicNanoseconds(), spawnedAt: spawnedAt, calledAt: calledAt)
+}
+
+/// The cold start with `buildSynchronously()`, on the main thread: no thread is started before the first read.
+func coldStartSynchronously(directory: URL, keys count: Int, spawnedAt: UInt64?) {
+    let setup = ColdStartSetup(directory: directory, keys: count)
+    let client: RemoteConfigClient
+    do {
+        client = try setup.builder.buildSynchronously()
+    } catch {
+        fail("could not build the client: \(error)")
     }
-    var line = "value=\(value) mainToReadNs=\(end - mainStart) mainToReadCPUNs=\(endCPU - mainStartCPU)"
-    line += " startNs=\(entered - mainStart)"
-    if let calledAt { line += " hopNs=\(entered - calledAt)" }
-    line += " keysNs=\(keysMade - entered) adaptersNs=\(adaptersMade - keysMade)"
-    line += " registerNs=\(registered - adaptersMade) buildNs=\(built - registered)"
-    if let spawnedAt { line += " spawnToReadNs=\(end &- spawnedAt)" }
-    print(line)
+    setup.finish(client, built: monotonicNanoseconds(), spawnedAt: spawnedAt, calledAt: nil)
 }
 
 // MARK: main
@@ -314,6 +354,13 @@ case "format-decode":
 case "seed":
     guard arguments.count == 4, let keys = Int(arguments[3]), keys > 0 else { fail("usage: ReadProbe seed <dir> <keys>") }
     await seed(directory: URL(fileURLWithPath: arguments[2], isDirectory: true), keys: keys)
+case "cold-start-sync":
+    guard arguments.count >= 4, let keys = Int(arguments[3]), keys > 0 else {
+        fail("usage: ReadProbe cold-start-sync <dir> <keys> [<spawn ns>]")
+    }
+    let spawnedAt = arguments.count > 4 ? UInt64(arguments[4]) : nil
+    coldStartSynchronously(
+        directory: URL(fileURLWithPath: arguments[2], isDirectory: true), keys: keys, spawnedAt: spawnedAt)
 case "cold-start":
     guard arguments.count >= 4, let keys = Int(arguments[3]), keys > 0 else {
         fail("usage: ReadProbe cold-start <dir> <keys> [<spawn ns>]")
@@ -325,5 +372,5 @@ default:
     fail(
         "usage: ReadProbe read-timer [reads] | scaling <threads> [threads|tasks] [reads] | seed <dir> <keys>"
             + " | refresh <keys> [rounds] [rules] | cold-start <dir> <keys> [<spawn ns>]"
-            + " | cold-repeat <dir> <keys> <rounds> | format-decode <firebase|plain|template-parse> <parameters> [rounds]")
+            + " | cold-start-sync <dir> <keys> [<spawn ns>] | cold-repeat <dir> <keys> <rounds> | format-decode <firebase|plain|template-parse> <parameters> [rounds]")
 }
