@@ -96,6 +96,22 @@ struct BuildSynchronouslyTests {
         #expect(cache.operations.last == "load default/active synchronously")
     }
 
+    @Test("the typed overloads keep a synchronous cache and sources as such, so no run-time lookup is needed")
+    func typedOverloads() {
+        let erasedCache: any SnapshotCache = InMemoryCache()
+        let erasedSource: any OverrideSource = InMemoryOverrideSource(name: "erased")
+        let builder = RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: "{}"))
+            .override(InMemoryOverrideSource(name: "typed"))
+            .override(erasedSource)
+            .override(AsynchronousOnlySource())
+        #expect(builder.synchronousSources.map { $0?.name } == ["typed", nil, nil])
+        #expect(builder.cache(InMemoryCache()).synchronousCache != nil)
+        #expect(builder.cache(erasedCache).synchronousCache == nil, "an erased cache is found by a cast at build time")
+        #expect(
+            builder.cache(InMemoryCache()).cache(erasedCache).synchronousCache == nil,
+            "a later cache replaces the earlier one, synchronous or not")
+    }
+
     @Test("without a cache the client serves defaults and overrides")
     func noCache() throws {
         let client = try RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: "{}"))

@@ -18,10 +18,10 @@ public struct RemoteConfigBuilder: Sendable {
     private var settings: ClientSettings
     private var keys: [KeyEntry] = []
     /// The cache again when it was handed over as one that can read synchronously.
-    private var synchronousCache: (any SynchronousSnapshotCache)?
+    private(set) var synchronousCache: (any SynchronousSnapshotCache)?
     /// For each override source, in order, the same source when it was handed over as one that
     /// can answer synchronously (nil otherwise).
-    private var synchronousSources: [(any SynchronousOverrideSource)?] = []
+    private(set) var synchronousSources: [(any SynchronousOverrideSource)?] = []
 
     /// Starts a builder with `fetcher` and the defaults: no cache, no overrides,
     /// `FreshnessPolicy/standard`, immediate activation, no minimum interval,
@@ -194,7 +194,7 @@ public struct RemoteConfigBuilder: Sendable {
     /// The client is the same as ``build()`` would make, and so are its values, status and events.
     /// The difference is where the work runs: the cache's snapshot file (and, with next-launch
     /// activation, the promotion of a pending one) and the override sources are read on this
-    /// thread, which waits for them (one small file read for the file cache, about 0.1 ms here;
+    /// thread, which waits for them (one small file read for the file cache, 0.1–0.2 ms here;
     /// a promotion may wait for another process's write lock). No thread is started before the
     /// first read: in a fresh process that saves the runtime's first hop onto a thread and the
     /// cache's own hop, about 0.5–0.8 ms of a cold start here.
