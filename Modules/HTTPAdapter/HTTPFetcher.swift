@@ -44,7 +44,8 @@ public struct HTTPFetcher: ConfigFetcher {
     private let driver: SessionDriver
     private let displayURL: String
     private let staticSecretValues: [String]
-    private let secretNames: Set<String>
+    /// Lowercased secret header names (``Configuration/allSecretHeaderNames``, as a list).
+    private let secretNames: [String]
 
     /// Creates a fetcher for `url`.
     ///
@@ -61,7 +62,7 @@ public struct HTTPFetcher: ConfigFetcher {
         self.configuration = configuration
         self.driver = SessionDriver(configuration: configuration)
         self.displayURL = EndpointPolicy.displayString(for: url)
-        let secretNames = configuration.allSecretHeaderNames
+        let secretNames = configuration.secretHeaderNameList
         self.secretNames = secretNames
         self.staticSecretValues = configuration.headers.compactMap { name, value in
             secretNames.contains(name.lowercased()) ? value : nil

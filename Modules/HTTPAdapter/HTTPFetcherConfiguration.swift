@@ -128,8 +128,17 @@ extension HTTPFetcher {
         }
 
         /// The lowercased names of every secret header: the four fixed ones and ``secretHeaderNames``.
-        public var allSecretHeaderNames: Set<String> {
-            SecretRedactor.alwaysSecretHeaderNames.union(secretHeaderNames.map { $0.lowercased() })
+        public var allSecretHeaderNames: Set<String> { Set(secretHeaderNameList) }
+
+        /// ``allSecretHeaderNames`` as a list without repeats: the fixed names, then the others in
+        /// sorted order. A fetcher checks header names against this list, not a `Set` (see
+        /// `SecretRedactor.alwaysSecretHeaderNames`).
+        var secretHeaderNameList: [String] {
+            var names = SecretRedactor.alwaysSecretHeaderNames
+            for name in secretHeaderNames.map({ $0.lowercased() }).sorted() where !names.contains(name) {
+                names.append(name)
+            }
+            return names
         }
 
         /// Whether the header `name` (any case) is secret.

@@ -61,7 +61,7 @@ struct TransferRules: Sendable {
     /// Whether a missing content type is accepted.
     var acceptsMissingContentType: Bool
     /// Lowercased secret header names, stripped on cross-origin redirects.
-    var secretHeaderNames: Set<String>
+    var secretHeaderNames: [String]
     /// The whole-fetch deadline in seconds.
     var timeout: TimeInterval
 }

@@ -93,6 +93,17 @@ struct HTTPFetcherURLPolicyTests {
         #expect(error?.message.contains("s3cr3t") == false)
     }
 
+    @Test("secret header names are one lowercased list: the fixed four, then the others sorted, each once")
+    func secretHeaderNameList() {
+        var configuration = HTTPFetcher.Configuration()
+        configuration.secretHeaderNames = ["X-Session", "Authorization", "x-session", "X-Api-Token"]
+        let fixed = ["authorization", "proxy-authorization", "cookie", "x-api-key"]
+        #expect(configuration.secretHeaderNameList == fixed + ["x-api-token", "x-session"])
+        #expect(configuration.allSecretHeaderNames == Set(fixed + ["x-api-token", "x-session"]))
+        #expect(configuration.isSecret(headerName: "x-SESSION"))
+        #expect(HTTPFetcher.Configuration().secretHeaderNameList == fixed)
+    }
+
     @Test("the defaults are the documented ones")
     func defaults() {
         let configuration = HTTPFetcher.Configuration()

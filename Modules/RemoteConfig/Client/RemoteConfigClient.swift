@@ -22,7 +22,7 @@ public final class RemoteConfigClient: Sendable {
     /// Cancels the client's background tasks (override observation, periodic refresh); a list of
     /// closures rather than of `Task`s, so a client without any asks the runtime for no `Task` type.
     let backgroundTasks = Locked<[@Sendable () -> Void]>([])
-    let reportedUnregistered = Locked<Set<String>>([])
+    let reportedUnregistered = Locked(ReportedNames())
 
     init(
         registry: KeyRegistry, cell: StateCell, engine: RefreshEngine, settings: ClientSettings,
@@ -131,7 +131,7 @@ public final class RemoteConfigClient: Sendable {
 
     private func noteUnregistered(_ name: String) {
         guard registry.slotByName[name] == nil else { return }
-        let first = reportedUnregistered.withLock { $0.insert(name).inserted }
+        let first = reportedUnregistered.withLock { $0.names.insert(name).inserted }
         guard first else { return }
         if let intended = registry.likelyIntended(name) {
             engine.emit(.mistypedKey(requested: name, registered: intended))
@@ -317,4 +317,10 @@ public final class RemoteConfigClient: Sendable {
         let id = updateBroadcaster.addHandler(handler)
         return ObservationToken { [weak updateBroadcaster] in updateBroadcaster?.removeHandler(id) }
     }
+}
+
+/// The unregistered names a client has reported, each once (a struct of its own, for the reason
+/// `NormalisedNames` gives: `Locked<Set<String>>` would cost a conformance lookup at launch).
+struct ReportedNames {
+    var names: Set<String> = []
 }

@@ -23,17 +23,27 @@ struct Resolver: Sendable {
 
     /// The snapshot-wide inputs of a resolution, computed once per pass.
     struct SnapshotContext {
-        let values: [String: ConfigValue]
+        /// The snapshot itself, not its values copied out: the compiler copies a dictionary out of
+        /// an optional through a shared helper that needs the dictionary type's metadata, which
+        /// costs a conformance lookup at launch (see `NormalisedNames`).
+        let snapshot: ConfigSnapshot?
         let source: String
         let origin: String
         let layer: ValueLayer
 
         init(_ snapshot: ConfigSnapshot?) {
-            values = snapshot?.values ?? [:]
+            self.snapshot = snapshot
             source = snapshot?.metadata.source ?? ""
             origin = snapshot == nil ? "snapshot" : "snapshot \(source)"
             layer = ValueLayer.snapshot(source: source)
         }
+
+        /// The snapshot's value for `name`.
+        @inline(__always)
+        func value(named name: String) -> ConfigValue? { snapshot?.values[name] }
+
+        /// How many values the snapshot holds.
+        var count: Int { snapshot?.values.count ?? 0 }
     }
 
     /// The boxed value of the key in `slot`, resolved alone (the lazy first state's reads use this).
@@ -86,7 +96,7 @@ struct Resolver: Sendable {
         }
 
         var inSnapshot = false
-        if let value = snapshot.values[entry.name] {
+        if let value = snapshot.value(named: entry.name) {
             inSnapshot = true
             switch entry.resolveValue(value, origin: snapshot.origin) {
             case .accepted(let accepted, let acceptedRaw):
@@ -164,6 +174,6 @@ struct Resolver: Sendable {
             generation: generation)
         return Output(
             state: state, newRejections: newRejections, changedKeys: changed,
-            unreadSnapshotKeys: context.values.count - matchedSnapshotKeys)
+            unreadSnapshotKeys: context.count - matchedSnapshotKeys)
     }
 }
