@@ -161,7 +161,7 @@ public struct RemoteConfigBuilder: Sendable {
     /// - Throws: `ConfigError/configuration(_:)` for a setup mistake (TTL ≤ 0, a key registered twice
     ///   with different types or defaults, an invalid rule, next-launch activation without a cache).
     public func build() async throws(ConfigError) -> RemoteConfigClient {
-        let assembly = try Assembly(settings: settings, keys: keys)
+        let assembly = try ClientAssembly(settings: settings, keys: keys)
         var layers: [OverrideLayer] = []
         for source in settings.overrideSources {
             layers.append(assembly.layer(source.name, await source.overrides(for: assembly.descriptors)))
@@ -206,7 +206,7 @@ public struct RemoteConfigBuilder: Sendable {
     /// - Throws: what ``build()`` throws, and `ConfigError/configuration(_:)` (`.missingComponent`)
     ///   naming the cache or the first override source that can only be read asynchronously.
     public func buildSynchronously() throws(ConfigError) -> RemoteConfigClient {
-        let assembly = try Assembly(settings: settings, keys: keys)
+        let assembly = try ClientAssembly(settings: settings, keys: keys)
         let cache = try synchronousCacheOrNil()
         let sources = try synchronousOverrideSources()
         let layers = sources.map { assembly.layer($0.name, $0.overridesSynchronously(for: assembly.descriptors)) }
