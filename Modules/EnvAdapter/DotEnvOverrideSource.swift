@@ -67,16 +67,11 @@ public struct DotEnvOverrideSource: SynchronousOverrideSource {
 
     /// The values the text gives the registered keys, and the problems found.
     public func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot {
-        snapshot(for: keys)
+        overridesSynchronously(for: keys)
     }
 
     /// The same as ``overrides(for:)``, on the calling thread (what `buildSynchronously()` reads).
     public func overridesSynchronously(for keys: [KeyDescriptor]) -> OverrideSnapshot {
-        snapshot(for: keys)
-    }
-
-    /// The same as ``overrides(for:)``, synchronously.
-    public func snapshot(for keys: [KeyDescriptor]) -> OverrideSnapshot {
         let text: String
         switch input {
         case .contents(let contents):

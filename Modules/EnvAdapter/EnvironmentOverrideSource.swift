@@ -45,16 +45,11 @@ public struct EnvironmentOverrideSource: SynchronousOverrideSource {
 
     /// The values of the registered keys' variables, and the problems found.
     public func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot {
-        snapshot(for: keys)
+        overridesSynchronously(for: keys)
     }
 
     /// The same as ``overrides(for:)``, on the calling thread (what `buildSynchronously()` reads).
     public func overridesSynchronously(for keys: [KeyDescriptor]) -> OverrideSnapshot {
-        snapshot(for: keys)
-    }
-
-    /// The same as ``overrides(for:)``, synchronously.
-    public func snapshot(for keys: [KeyDescriptor]) -> OverrideSnapshot {
         let index = VariableIndex(keys: keys, prefix: prefix, mapping: mapping)
         var values: [String: OverrideValue] = [:]
         var problems = index.problems

@@ -48,16 +48,11 @@ public struct LaunchArgumentsOverrideSource: SynchronousOverrideSource {
 
     /// The values the arguments give the registered keys, and the problems found.
     public func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot {
-        snapshot(for: keys)
+        overridesSynchronously(for: keys)
     }
 
     /// The same as ``overrides(for:)``, on the calling thread (what `buildSynchronously()` reads).
     public func overridesSynchronously(for keys: [KeyDescriptor]) -> OverrideSnapshot {
-        snapshot(for: keys)
-    }
-
-    /// The same as ``overrides(for:)``, synchronously.
-    public func snapshot(for keys: [KeyDescriptor]) -> OverrideSnapshot {
         let registered = Dictionary(keys.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let index = VariableIndex(keys: keys, prefix: "", mapping: mapping)
         let singleDash = "-\(prefix)."

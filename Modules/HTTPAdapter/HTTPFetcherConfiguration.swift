@@ -143,13 +143,16 @@ extension HTTPFetcher {
 
         /// Whether the header `name` (any case) is secret.
         public func isSecret(headerName name: String) -> Bool {
-            allSecretHeaderNames.contains(name.lowercased())
+            secretHeaderNameList.contains(name.lowercased())
         }
 
         /// ``headers`` with secret values replaced by `<redacted>`.
         public var redactedHeaders: [String: String] {
+            let secret = secretHeaderNameList
             var out: [String: String] = [:]
-            for (name, value) in headers { out[name] = isSecret(headerName: name) ? SecretRedactor.placeholder : value }
+            for (name, value) in headers {
+                out[name] = secret.contains(name.lowercased()) ? SecretRedactor.placeholder : value
+            }
             return out
         }
 
@@ -241,11 +244,16 @@ enum HeaderRules {
 
     /// Whether `byte` may appear in an HTTP token (RFC 9110): an ASCII letter or digit, or one of !#$%&'*+-.^_`|~.
     static func isTokenByte(_ byte: UInt8) -> Bool {
+        isASCIILetterOrDigit(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
+    }
+
+    /// Whether `byte` is an ASCII letter or digit.
+    static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
+            true
         default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            false
         }
     }
 

@@ -65,14 +65,6 @@ enum ResponseHeaderParsing {
         let parts = pattern.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return false }
         // ASCII letters, digits and the restricted-name punctuation of RFC 6838, plus `*` for wildcards.
-        return pattern.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return true
-            default:
-                return "/!#$&-^_.+*".utf8.contains(byte)
-            }
-        }
+        return pattern.utf8.allSatisfy { HeaderRules.isASCIILetterOrDigit($0) || "/!#$&-^_.+*".utf8.contains($0) }
     }
 }

@@ -29,28 +29,30 @@ struct EnvironmentOverrideSourceTests {
             "MYAPP_NEW_CHECKOUT": "true", "MYAPP_MAX_RETRIES": "4", "MYAPP_SOMETHING_ELSE": "x", "OTHER_NEW_CHECKOUT": "false",
         ]
         let snapshot = EnvironmentOverrideSource(prefix: "MYAPP_", environment: environment)
-            .snapshot(for: [stringKey("new_checkout")])
+            .overridesSynchronously(for: [stringKey("new_checkout")])
         #expect(Set(snapshot.values.keys) == ["new_checkout"])
         #expect(text(of: "new_checkout", in: snapshot) == "true")
     }
 
     @Test("with no registered keys there are no values")
     func noKeys() {
-        let snapshot = EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_NEW_CHECKOUT": "true"]).snapshot(for: [])
+        let snapshot = EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_NEW_CHECKOUT": "true"])
+            .overridesSynchronously(for: [])
         #expect(snapshot.values.isEmpty)
         #expect(snapshot.problems == ["MYAPP_NEW_CHECKOUT is set but overrides no registered key"])
     }
 
     @Test("an empty value is returned as empty text, for the key to accept or reject")
     func emptyValue() {
-        let snapshot = EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_NEW_CHECKOUT": ""]).snapshot(for: keys)
+        let snapshot = EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_NEW_CHECKOUT": ""])
+            .overridesSynchronously(for: keys)
         #expect(text(of: "new_checkout", in: snapshot) == "")
     }
 
     @Test("a misspelt prefixed variable is a problem with a did-you-mean hint")
     func typoHint() {
         let snapshot = EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_NEW_CHEKOUT": "false"])
-            .snapshot(for: keys)
+            .overridesSynchronously(for: keys)
         #expect(snapshot.values.isEmpty)
         #expect(
             snapshot.problems == [
@@ -61,7 +63,7 @@ struct EnvironmentOverrideSourceTests {
     @Test("a variable that differs only in letter case is a problem that says names are case-sensitive")
     func caseHint() throws {
         let snapshot = EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["myapp_new_checkout": "false"])
-            .snapshot(for: keys)
+            .overridesSynchronously(for: keys)
         #expect(snapshot.values.isEmpty)
         let problem = try #require(snapshot.problems.first)
         #expect(problem.contains("did you mean MYAPP_NEW_CHECKOUT"))
@@ -71,7 +73,7 @@ struct EnvironmentOverrideSourceTests {
     @Test("a prefixed variable close to no key is a problem without a hint")
     func unknownWithoutHint() {
         let snapshot = EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_LOG_LEVEL": "debug"])
-            .snapshot(for: keys)
+            .overridesSynchronously(for: keys)
         #expect(snapshot.problems == ["MYAPP_LOG_LEVEL is set but overrides no registered key"])
     }
 
@@ -79,7 +81,7 @@ struct EnvironmentOverrideSourceTests {
     func problemsDoNotEchoValues() {
         let snapshot = EnvironmentOverrideSource(
             prefix: "MYAPP_", environment: ["MYAPP_API_TOKNE": "sk_live_secret", "MYAPP_PASSWORD": "hunter2"]
-        ).snapshot(for: keys + [stringKey("api_token")])
+        ).overridesSynchronously(for: keys + [stringKey("api_token")])
         #expect(snapshot.problems.count == 2)
         for problem in snapshot.problems {
             #expect(!problem.contains("sk_live_secret") && !problem.contains("hunter2"))
@@ -89,7 +91,7 @@ struct EnvironmentOverrideSourceTests {
     @Test("without a prefix, unrelated variables are ignored and only close ones are reported")
     func emptyPrefix() {
         let environment = ["PATH": "/usr/bin", "HOME": "/root", "NEW_CHECKOUT": "true", "MAX_RETRIESS": "3"]
-        let snapshot = EnvironmentOverrideSource(prefix: "", environment: environment).snapshot(for: keys)
+        let snapshot = EnvironmentOverrideSource(prefix: "", environment: environment).overridesSynchronously(for: keys)
         #expect(text(of: "new_checkout", in: snapshot) == "true")
         #expect(snapshot.values.count == 1)
         #expect(
@@ -103,7 +105,7 @@ struct EnvironmentOverrideSourceTests {
         let colliding = [stringKey("new_checkout"), stringKey("newCheckout"), stringKey("max_retries")]
         let source = EnvironmentOverrideSource(
             prefix: "MYAPP_", environment: ["MYAPP_NEW_CHECKOUT": "true", "MYAPP_MAX_RETRIES": "2"])
-        let snapshot = source.snapshot(for: colliding)
+        let snapshot = source.overridesSynchronously(for: colliding)
         #expect(snapshot.values.keys.sorted() == ["max_retries"])
         #expect(
             snapshot.problems == [
@@ -117,7 +119,7 @@ struct EnvironmentOverrideSourceTests {
         let mapping = KeyMapping.custom { $0.replacingOccurrences(of: ".", with: "__").uppercased() }
         let source = EnvironmentOverrideSource(
             prefix: "APP_", environment: ["APP_API__BASE-URL": "https://x.example", "APP_NEW_CHECKOUT": "true"], mapping: mapping)
-        let snapshot = source.snapshot(for: keys)
+        let snapshot = source.overridesSynchronously(for: keys)
         #expect(snapshot.values["api.base-url"] == OverrideValue(.text("https://x.example"), origin: "APP_API__BASE-URL"))
         #expect(text(of: "new_checkout", in: snapshot) == "true")
     }

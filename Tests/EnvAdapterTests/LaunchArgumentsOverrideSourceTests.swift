@@ -8,7 +8,8 @@ struct LaunchArgumentsOverrideSourceTests {
     private let keys = [stringKey("new_checkout"), stringKey("max_retries"), stringKey("api.base-url")]
 
     private func snapshot(_ arguments: [String], prefix: String = "rc", keys: [KeyDescriptor]? = nil) -> OverrideSnapshot {
-        LaunchArgumentsOverrideSource(arguments: ["/path/to/App"] + arguments, prefix: prefix).snapshot(for: keys ?? self.keys)
+        LaunchArgumentsOverrideSource(arguments: ["/path/to/App"] + arguments, prefix: prefix).overridesSynchronously(
+            for: keys ?? self.keys)
     }
 
     @Test(
@@ -50,10 +51,10 @@ struct LaunchArgumentsOverrideSourceTests {
 
     @Test("the first element, the executable path, is skipped")
     func skipsExecutablePath() {
-        let result = LaunchArgumentsOverrideSource(arguments: ["-rc.new_checkout", "true"]).snapshot(for: keys)
+        let result = LaunchArgumentsOverrideSource(arguments: ["-rc.new_checkout", "true"]).overridesSynchronously(for: keys)
         #expect(result.values.isEmpty)
         #expect(result.problems.isEmpty)
-        #expect(LaunchArgumentsOverrideSource(arguments: []).snapshot(for: keys) == .empty)
+        #expect(LaunchArgumentsOverrideSource(arguments: []).overridesSynchronously(for: keys) == .empty)
     }
 
     @Test("Xcode's -NSFoo YES arguments and other flags are ignored")

@@ -10,7 +10,8 @@ import Testing
 struct TextCoercionTests {
     /// The snapshot an environment source gives when `variable` (without prefix) is set to `text`.
     private func environment(_ variable: String, _ text: String) -> OverrideSnapshot {
-        EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_" + variable: text]).snapshot(for: SampleKeys.all)
+        EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_" + variable: text]).overridesSynchronously(
+            for: SampleKeys.all)
     }
 
     @Test(
@@ -166,7 +167,7 @@ struct TextCoercionTests {
     func rejectionIsPerKey() throws {
         let source = EnvironmentOverrideSource(
             prefix: "MYAPP_", environment: ["MYAPP_NEW_CHECKOUT": "maybe", "MYAPP_MAX_RETRIES": "5", "MYAPP_THEME": "dark"])
-        let snapshot = source.snapshot(for: SampleKeys.all)
+        let snapshot = source.overridesSynchronously(for: SampleKeys.all)
         #expect(snapshot.problems.isEmpty)
         #expect(throws: Rejection.self) { try #require(resolve(SampleKeys.newCheckout, in: snapshot)).get() }
         #expect(try #require(resolve(SampleKeys.maxRetries, in: snapshot)).get() == 5)
@@ -177,7 +178,7 @@ struct TextCoercionTests {
     func secretRedaction() throws {
         let snapshot = EnvironmentOverrideSource(
             prefix: "MYAPP_", environment: ["MYAPP_API_TOKEN": "hunter2", "MYAPP_PIN": "12345"]
-        ).snapshot(for: SampleKeys.all)
+        ).overridesSynchronously(for: SampleKeys.all)
 
         let token = try #require(resolve(SampleKeys.apiToken, in: snapshot))
         guard case .failure(let tokenRejection) = token else {
@@ -216,15 +217,16 @@ struct TextCoercionTests {
     func everySourceGivesTheSameText() throws {
         let snapshots = [
             (
-                EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_MAX_RETRIES": "42"]).snapshot(
-                    for: SampleKeys.all),
+                EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_MAX_RETRIES": "42"])
+                    .overridesSynchronously(for: SampleKeys.all),
                 "MYAPP_MAX_RETRIES"
             ),
             (
-                LaunchArgumentsOverrideSource(arguments: ["/app", "-rc.max_retries", "42"]).snapshot(for: SampleKeys.all),
+                LaunchArgumentsOverrideSource(arguments: ["/app", "-rc.max_retries", "42"])
+                    .overridesSynchronously(for: SampleKeys.all),
                 "-rc.max_retries"
             ),
-            (DotEnvOverrideSource(contents: "\n\nMAX_RETRIES=42\n").snapshot(for: SampleKeys.all), ".env:3"),
+            (DotEnvOverrideSource(contents: "\n\nMAX_RETRIES=42\n").overridesSynchronously(for: SampleKeys.all), ".env:3"),
         ]
         for (snapshot, origin) in snapshots {
             let result = try #require(resolve(SampleKeys.maxRetries, in: snapshot))
