@@ -79,7 +79,8 @@ struct BuildSynchronouslyTests {
             json: payload(retries: 6), pendingJSON: payload(retries: 7), activation: .nextLaunch)
         let before = cache.operations.count
         let client = try builder.buildSynchronously()
-        #expect(Array(cache.operations.dropFirst(before)) == ["promote default synchronously", "load default/active synchronously"])
+        #expect(
+            Array(cache.operations.dropFirst(before)) == ["promote default synchronously", "load default/active synchronously"])
         #expect(client[Keys.retries] == 7)
         #expect(client.status.cache == .inSync)
     }
@@ -110,6 +111,31 @@ struct BuildSynchronouslyTests {
         #expect(
             builder.cache(InMemoryCache()).cache(erasedCache).synchronousCache == nil,
             "a later cache replaces the earlier one, synchronous or not")
+    }
+
+    @Test("the first state is finished on a thread of its own, with no read asking for it, and its rejections reported")
+    func finishedInTheBackground() async throws {
+        let observer = RecordingObserver()
+        let cache = InMemoryCache()
+        try await cache.store(cached(payload(retries: 99, title: "Cached"), fetchedAt: epoch), as: "default", slot: .active)
+        let client = try RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: "{}"))
+            .clock(ManualClock(now: epoch.addingTimeInterval(60)))
+            .register(Keys.all)
+            .cache(cache)
+            .observer(observer)
+            .buildSynchronously()
+        #expect(client.cell.load().lazy != nil, "the client starts from a state resolving on demand")
+        #expect(client[Keys.title] == "Cached")
+        // Only the background finish reports the cached rejection: nothing here needs the whole state.
+        let event = await observer.waitFor { event in
+            if case .valueRejected = event { true } else { false }
+        }
+        guard case .valueRejected(let rejection) = event else {
+            Issue.record("expected a rejection, got \(event)")
+            return
+        }
+        #expect(rejection.key == "max_retries")
+        #expect(client[Keys.retries] == 3, "the rejected cached value falls back to the default")
     }
 
     @Test("without a cache the client serves defaults and overrides")
@@ -199,7 +225,9 @@ struct BuildSynchronouslyTests {
             .override(store)
             .buildSynchronously()
         #expect(client[Keys.retries] == 9)
-        #expect(client.explain(Keys.retries).layer == .override(source: "local overrides", position: 0, origin: "local overrides:max_retries"))
+        #expect(
+            client.explain(Keys.retries).layer
+                == .override(source: "local overrides", position: 0, origin: "local overrides:max_retries"))
     }
 
     @Test("a local override store persisted in an asynchronous cache says so, then applies its values when read")

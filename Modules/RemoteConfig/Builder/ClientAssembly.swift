@@ -59,7 +59,10 @@ struct ClientAssembly {
 
     /// Makes the client over `layers` (in precedence order) and what the cache gave, and starts
     /// its background work.
-    func client(layers: [OverrideLayer], start: CacheStart) -> RemoteConfigClient {
+    ///
+    /// - Parameter onPlainThread: finish a first state from the cache on a plain thread (see
+    ///   `DetachedThread`) rather than in a task, for a client built synchronously at launch.
+    func client(layers: [OverrideLayer], start: CacheStart, onPlainThread: Bool = false) -> RemoteConfigClient {
         var engineStatus = start.status
         engineStatus.scheduler.periodicInterval = settings.periodicInterval
         let snapshot = start.snapshot
@@ -92,11 +95,14 @@ struct ClientAssembly {
         // (which finished it itself, to compare against it).
         if initialState.resolvesOnDemand {
             let first = initialState
-            let task = Task.detached { [weak cell] in
+            let finish: @Sendable () -> Void = { [weak cell] in
                 let whole = first.materialized()
                 cell?.replace(first, with: whole)
             }
-            client.backgroundTasks.withLock { $0.append { task.cancel() } }
+            if !(onPlainThread && DetachedThread.run(finish)) {
+                let task = Task.detached(operation: finish)
+                client.backgroundTasks.withLock { $0.append { task.cancel() } }
+            }
         }
 
         // Observe override changes; each new state re-resolves.

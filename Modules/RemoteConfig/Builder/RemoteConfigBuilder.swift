@@ -195,9 +195,11 @@ public struct RemoteConfigBuilder: Sendable {
     /// The difference is where the work runs: the cache's snapshot file (and, with next-launch
     /// activation, the promotion of a pending one) and the override sources are read on this
     /// thread, which waits for them (one small file read for the file cache, 0.1–0.2 ms here;
-    /// a promotion may wait for another process's write lock). No thread is started before the
-    /// first read: in a fresh process that saves the runtime's first hop onto a thread and the
-    /// cache's own hop, about 0.5–0.8 ms of a cold start here.
+    /// a promotion may wait for another process's write lock). This thread waits for no other: in
+    /// a fresh process that saves the runtime's first hop onto a thread and the cache's own hop,
+    /// about 0.5–0.8 ms of a cold start here. The first state finishes resolving in the background
+    /// on one plain thread (Swift's thread pool starts only if the client has tasks to run:
+    /// override sources to observe, periodic refresh).
     ///
     /// The cache must be a `SynchronousSnapshotCache` and every override source a
     /// `SynchronousOverrideSource`, as the file cache and the environment, `.env`, launch-argument
@@ -221,7 +223,7 @@ public struct RemoteConfigBuilder: Sendable {
             }
             start.take(cache.loadSynchronously(settings.configurationName, slot: .active), assembly)
         }
-        return assembly.client(layers: layers, start: start)
+        return assembly.client(layers: layers, start: start, onPlainThread: true)
     }
 
     /// The cache as one that reads synchronously, nil without a cache.
