@@ -103,7 +103,7 @@ public final class RemoteConfigClient: Sendable {
     func decode<T: Decodable & Sendable>(_ type: T.Type, forKey name: String, in state: ResolvedState) throws(ConfigError) -> T {
         if let cached = state.decodedCache.value(forKey: name, as: T.self) { return cached }
         let raw: ConfigValue
-        if let slot = registry.slotByName[name], let registeredRaw = state.details[slot].raw {
+        if let slot = registry.slot(named: name), let registeredRaw = state.details[slot].raw {
             raw = registeredRaw
         } else if let snapshotRaw = state.snapshot?.values[name] {
             raw = snapshotRaw
@@ -130,7 +130,7 @@ public final class RemoteConfigClient: Sendable {
     }
 
     private func noteUnregistered(_ name: String) {
-        guard registry.slotByName[name] == nil else { return }
+        guard registry.slot(named: name) == nil else { return }
         let first = reportedUnregistered.withLock { $0.names.insert(name).inserted }
         guard first else { return }
         if let intended = registry.likelyIntended(name) {
@@ -232,7 +232,7 @@ public final class RemoteConfigClient: Sendable {
         let now = settings.clock.now()
         let age = metadata.map { now.timeIntervalSince($0.fetchedAt) }
         let freshness = metadata.map { effectiveFreshness($0).freshness(fetchedAt: $0.fetchedAt, now: now) }
-        if let slot = registry.slotByName[name] {
+        if let slot = registry.slot(named: name) {
             let detail = state.details[slot]
             return Explanation(
                 key: name, isRegistered: true, value: registry.entries[slot].render(state.box(at: slot)), layer: detail.layer,

@@ -309,7 +309,7 @@ actor RefreshEngine {
     /// - Parameter unread: how many payload keys no registered key reads; when 0 there is nothing to look at.
     private func reportMistypedPayloadKeys(_ snapshot: ConfigSnapshot, unread: Int) {
         guard unread > 0 else { return }
-        for name in snapshot.values.keys where registry.slotByName[name] == nil {
+        for name in snapshot.values.keys where registry.slot(named: name) == nil {
             if let intended = registry.likelyIntended(name) {
                 emit(.mistypedKey(requested: name, registered: intended))
             }

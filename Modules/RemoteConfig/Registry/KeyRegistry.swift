@@ -5,7 +5,8 @@ import Foundation
 @usableFromInline
 struct KeyRegistry: Sendable {
     let entries: [KeyEntry]
-    let slotByName: [String: Int]
+    /// Slots by name.
+    private let names: NameIndex
     /// Slot by `KeyIdentity.rawValue - identityBase`, `-1` when that identity is not registered.
     @usableFromInline let slotByIdentity: [Int32]
     @usableFromInline let identityBase: Int
@@ -19,16 +20,19 @@ struct KeyRegistry: Sendable {
     init(keys: [KeyEntry]) throws(ConfigurationError) {
         var entries: [KeyEntry] = []
         entries.reserveCapacity(keys.count)
-        // `init(minimumCapacity:)`: `reserveCapacity` is not specialised, and the dictionary type
-        // it needs would cost a conformance lookup (see `NormalisedNames`).
-        var slotByName = [String: Int](minimumCapacity: keys.count)
-        var identityToSlot: [(Int, Int)] = []
-        identityToSlot.reserveCapacity(keys.count)
+        var names = NameIndex(capacity: keys.count)
+        // The identity table is filled as the keys are taken, so its bounds come first.
+        var base = Int.max
+        var top = Int.min
+        for key in keys {
+            base = min(base, key.identity.rawValue)
+            top = max(top, key.identity.rawValue)
+        }
+        if keys.isEmpty { (base, top) = (0, -1) }
+        var table = [Int32](repeating: -1, count: top - base + 1)
         for key in keys {
             if let problem = Self.ruleProblem(key) { throw problem }
-            // One hash per key: insert, and undo the insert for the rare name already taken.
-            if let existing = slotByName.updateValue(entries.count, forKey: key.name) {
-                slotByName[key.name] = existing
+            if let existing = names.insert(key.name, slot: entries.count, nameOf: { entries[$0].name }) {
                 let other = entries[existing]
                 guard other.valueType == key.valueType else {
                     throw ConfigurationError(
@@ -42,18 +46,14 @@ struct KeyRegistry: Sendable {
                         "the key \"\(key.name)\" is registered twice with different defaults or rules (\(other.descriptor) rules \(other.descriptor.ruleNames) vs \(key.descriptor) rules \(key.descriptor.ruleNames)); define it once and reuse it"
                     )
                 }
-                identityToSlot.append((key.identity.rawValue, existing))
+                table[key.identity.rawValue - base] = Int32(existing)
                 continue
             }
-            identityToSlot.append((key.identity.rawValue, entries.count))
+            table[key.identity.rawValue - base] = Int32(entries.count)
             entries.append(key)
         }
-        let base = identityToSlot.map(\.0).min() ?? 0
-        let top = identityToSlot.map(\.0).max() ?? -1
-        var table = [Int32](repeating: -1, count: max(0, top - base + 1))
-        for (identity, slot) in identityToSlot { table[identity - base] = Int32(slot) }
         self.entries = entries
-        self.slotByName = slotByName
+        self.names = names
         self.slotByIdentity = table
         self.identityBase = base
     }
@@ -67,9 +67,14 @@ struct KeyRegistry: Sendable {
         return slot >= 0 ? Int(slot) : nil
     }
 
+    /// The slot of the key named `name`, or nil when no registered key has that name.
+    func slot(named name: String) -> Int? {
+        names.slot(of: name) { entries[$0].name }
+    }
+
     /// The registered name a mistyped name probably meant (same letters, other case or separators).
     func likelyIntended(_ name: String) -> String? {
-        guard slotByName[name] == nil else { return nil }
+        guard slot(named: name) == nil else { return nil }
         let wanted = Self.normalise(name)
         return nameByNormalised.withLock { names in
             if names == nil {
