@@ -9,10 +9,14 @@ import Foundation
 /// up type metadata at run time, several times per key (about 80 ns each here); these functions
 /// were specialised when the key was made, so registering and resolving a key does none of that.
 ///
-/// Layout: the typed state lives in one ``TypedKeyFunctions`` object, and the three entry points
-/// are capture-free functions that take it as their first argument (a closure that captured it
-/// would cost an allocation of its own, one per function and key). So a key costs three small
-/// objects: this, its functions and its boxed default.
+/// Layout: the typed state lives in one ``TypedKeyFunctions`` object, and the functions take it as
+/// their first argument (a closure that captured it would cost an allocation of its own, one per
+/// function and key). The functions are the same for every key of one value type, so the key
+/// keeps one capture-free closure that hands them out (``KeyOperations``) rather than a stored
+/// closure for each (16 bytes apiece): a cold start creates every key, and each page of new memory
+/// it touches costs it 3–5 µs here. What can be derived from the typed state and is rarely asked for
+/// (the value type, the default's raw form) is derived when asked for, not stored. So a key costs
+/// three small objects: this (96 bytes), its typed state and its boxed default.
 @usableFromInline
 package final class ErasedKey: Sendable {
     /// What became of one candidate value.
@@ -30,79 +34,57 @@ package final class ErasedKey: Sendable {
     @usableFromInline package let name: String
     /// The key's process-unique identity.
     @usableFromInline package let identity: KeyIdentity
-    /// The key's value type.
-    @usableFromInline package let valueType: ObjectIdentifier
     /// The key's default in a ``ValueBox``.
     @usableFromInline package let defaultBox: any AnyObject & Sendable
-    /// The default rendered as a ``ConfigValue`` (nil for types that cannot render).
-    ///
-    /// Rendered when the key is made, except for converters that keep candidates as their raw
-    /// form (`Decodable` types): their default is rendered each time it is asked for, so no
-    /// encoder runs at launch unless a `Decodable` key resolves to its default.
-    @inlinable
-    package var defaultRaw: ConfigValue? {
-        rendersDefaultOnDemand ? rawFunction(functions, defaultBox) : storedDefaultRaw
-    }
-    @usableFromInline let storedDefaultRaw: ConfigValue?
-    @usableFromInline let rendersDefaultOnDemand: Bool
     /// Problems with the key's rules themselves (an invalid pattern): rule name and problem.
+    ///
+    /// Stored, unlike what else derives from the typed state: a registry asks every key for it.
     @usableFromInline package let ruleProblems: [(rule: String, problem: String)]
-    /// The key's ``TypedKeyFunctions``, the first argument of the three functions below.
+    /// The key's ``TypedKeyFunctions``, the first argument of every operation.
     @usableFromInline let functions: any AnyObject & Sendable
-    @usableFromInline let resolveValueFunction: @Sendable (AnyObject, ConfigValue, String) -> Outcome
-    @usableFromInline let resolveTextFunction: @Sendable (AnyObject, String, String) -> Outcome
-    @usableFromInline let renderFunction: @Sendable (AnyObject, AnyObject) -> String
-    @usableFromInline let rawFunction: @Sendable (AnyObject, AnyObject) -> ConfigValue?
-    @usableFromInline let descriptorFunction: @Sendable (AnyObject, AnyObject) -> KeyDescriptor
+    /// Hands out the operations compiled for the key's value type.
+    @usableFromInline let operations: @Sendable () -> KeyOperations
+
+    /// The key's value type (the typed state's class differs for each value type).
+    @inlinable
+    package var valueType: ObjectIdentifier { ObjectIdentifier(type(of: functions)) }
+
+    /// The default rendered as a ``ConfigValue`` (nil for types that cannot render), rendered when
+    /// asked for: only a key that resolves to its default needs it.
+    @inlinable
+    package var defaultRaw: ConfigValue? { operations().raw(functions, defaultBox) }
 
     /// Converts a parsed value and runs every rule; `origin` is kept in a rejection.
     @inlinable
     package func resolveValue(_ value: ConfigValue, origin: String) -> Outcome {
-        resolveValueFunction(functions, value, origin)
+        operations().resolveValue(functions, value, origin)
     }
 
     /// Coerces override text and runs every rule; `origin` is kept in a rejection.
     @inlinable
     package func resolveText(_ text: String, origin: String) -> Outcome {
-        resolveTextFunction(functions, text, origin)
+        operations().resolveText(functions, text, origin)
     }
 
     /// Renders a ``ValueBox`` of the key's type for messages (redacted for secret keys).
     @inlinable
-    package func render(_ box: AnyObject) -> String { renderFunction(functions, box) }
+    package func render(_ box: AnyObject) -> String { operations().render(functions, box) }
 
     /// What a registry, an override source or a tool needs to know about the key, built by code
     /// compiled for its value type (no run-time type lookups; a registry asks for a thousand).
     @inlinable
-    package var descriptor: KeyDescriptor { descriptorFunction(functions, defaultBox) }
+    package var descriptor: KeyDescriptor { operations().descriptor(functions, defaultBox) }
 
     /// Makes the functions for the key `identity` with `checks`, `defaultValue` and `summary`.
     @inlinable
     init<Value: Sendable>(_ checks: KeyChecks<Value>, identity: KeyIdentity, defaultValue: Value, summary: String?) {
         name = checks.name
         self.identity = identity
+        defaultBox = ValueBox(defaultValue)
         let rules = checks.rules
         ruleProblems = rules.isEmpty ? [] : rules.compactMap { rule in rule.configurationProblem.map { (rule.name, $0) } }
-        valueType = ObjectIdentifier(Value.self)
-        defaultBox = ValueBox(defaultValue)
-        rendersDefaultOnDemand = checks.converter.keepsCandidateAsRaw
-        storedDefaultRaw = rendersDefaultOnDemand ? nil : checks.converter.toValue(defaultValue)
         functions = TypedKeyFunctions(checks, summary: summary)
-        resolveValueFunction = { functions, value, origin in
-            unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).resolve(value, origin: origin)
-        }
-        resolveTextFunction = { functions, text, origin in
-            unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).resolve(text: text, origin: origin)
-        }
-        renderFunction = { functions, box in
-            unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).render(box)
-        }
-        rawFunction = { functions, box in
-            unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).raw(of: box)
-        }
-        descriptorFunction = { functions, box in
-            unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).descriptor(defaultBox: box)
-        }
+        operations = { KeyOperations(for: Value.self) }
     }
 }
 
