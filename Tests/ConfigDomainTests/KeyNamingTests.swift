@@ -149,6 +149,21 @@ struct KeyNamingTests {
         #expect(!inner.isSecret && inner.summary == nil && inner.rules.isEmpty)
     }
 
+    @Test("what a key's erased form derives rather than stores matches what the key was made with")
+    func erasedFormDerivesWhatItDoesNotStore() {
+        // A cold start creates every key, and each new page of memory costs it microseconds: the
+        // erased form keeps no closure per operation and nothing it can derive.
+        let key = ConfigKey("retries", default: 3, rules: [.range(0...10)])
+        #expect(key.erased.defaultRaw == .int(3))
+        #expect(key.erased.ruleProblems.isEmpty)
+        #expect(ConfigKey("bad", default: "", rules: [.pattern("(")]).erased.ruleProblems.map(\.rule) == ["pattern(()"])
+        #expect(ConfigKey("other", default: 4).erased.valueType == key.erased.valueType, "one value type, one identifier")
+        #expect(ConfigKey("flag", default: true).erased.valueType != key.erased.valueType)
+        #expect(
+            ConfigKey(decoding: "inner", default: Nest.Inner(on: true)).erased.defaultRaw == .object(["on": .bool(true)]),
+            "a Codable default is encoded when asked for")
+    }
+
     @Test("render shows a value as JSON text")
     func render() {
         #expect(ConfigKey("s", default: "x").render("hello") == #""hello""#)
