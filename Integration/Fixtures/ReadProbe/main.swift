@@ -18,15 +18,16 @@
 //   ReadProbe cold-start <dir> <keys> [<spawn time, CLOCK_MONOTONIC ns>]
 //       What an app does at launch: creates the same keys (and `banner`), an HTTPFetcher and the
 //       FileSnapshotCache at <dir>, registers the keys, builds a client, and reads the first key,
-//       which must come from the cache. Prints `value=… mainToReadNs=… mainToReadCPUNs=… startNs=…
-//       hopNs=… keysNs=… adaptersNs=… registerNs=… buildNs=… spawnToReadNs=…` (startNs: main to
+//       which must come from the cache. Prints `value=… mainToReadNs=… mainToReadCPUNs=… faults=…
+//       startNs=… hopNs=… keysNs=… adaptersNs=… registerNs=… buildNs=… spawnToReadNs=…` (faults:
+//       the process's minor page faults from main to the read, all threads; startNs: main to
 //       this work, reading the arguments, making the directory's URL and the first hop onto a
 //       thread of Swift's global executor, which hopNs times alone; keysNs: creating the keys;
 //       adaptersNs: the fetcher and the cache; registerNs: the builder and `register`; buildNs:
 //       `build()`; spawnToReadNs only when the spawn time is given) and exits.
 //   ReadProbe cold-start-sync <dir> <keys> [<spawn time, CLOCK_MONOTONIC ns>]
-//       The same with `buildSynchronously()`, called on the main thread: no thread is started
-//       before the first read, so there is no hopNs, and buildNs includes reading the cache file.
+//       The same with `buildSynchronously()`, called on the main thread: nothing waits for another
+//       thread before the first read, so there is no hopNs, and buildNs includes reading the cache file.
 //   ReadProbe cold-repeat <dir> <keys> <rounds>
 //       The cold-start work <rounds> times in one process (one line each): its steady-state cost,
 //       without the process's first-use costs, for profilers.
@@ -69,8 +70,21 @@ func processCPUNanoseconds() -> UInt64 {
     return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }
 
+/// Minor page faults of the whole process so far: each first touch of a page of new memory (or of
+/// code not yet mapped) is one, and on this machine one costs 3–5 µs, a large part of a cold start.
+func minorPageFaults() -> Int {
+    var usage = rusage()
+    #if canImport(Glibc)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+    #else
+        getrusage(RUSAGE_SELF, &usage)
+    #endif
+    return Int(usage.ru_minflt)
+}
+
 let mainStart = monotonicNanoseconds()
 let mainStartCPU = processCPUNanoseconds()
+let mainStartFaults = minorPageFaults()
 
 /// Keeps a value alive and opaque to the optimizer.
 @inline(never)
@@ -279,12 +293,13 @@ struct ColdStartSetup {
         let value = client[first]
         let end = monotonicNanoseconds()
         let endCPU = processCPUNanoseconds()
+        let endFaults = minorPageFaults()
         // The cached value of k00000_b is true, its default false: false means the cache was not used.
         guard value, client.registeredKeys.count == keys.count else {
             fail("the first read did not see the cached value (cache: \(client.status.cache))")
         }
         var line = "value=\(value) mainToReadNs=\(end - mainStart) mainToReadCPUNs=\(endCPU - mainStartCPU)"
-        line += " startNs=\(entered - mainStart)"
+        line += " faults=\(endFaults - mainStartFaults) startNs=\(entered - mainStart)"
         if let calledAt { line += " hopNs=\(entered - calledAt)" }
         line += " keysNs=\(keysMade - entered) adaptersNs=\(adaptersMade - keysMade)"
         line += " registerNs=\(registered - adaptersMade) buildNs=\(built - registered)"
@@ -308,7 +323,7 @@ func coldStart(directory: URL, keys count: Int, spawnedAt: UInt64?, calledAt: UI
     setup.finish(client, built: monotonicNanoseconds(), spawnedAt: spawnedAt, calledAt: calledAt)
 }
 
-/// The cold start with `buildSynchronously()`, on the main thread: no thread is started before the first read.
+/// The cold start with `buildSynchronously()`, on the main thread: nothing waits for another thread before the first read.
 func coldStartSynchronously(directory: URL, keys count: Int, spawnedAt: UInt64?) {
     let setup = ColdStartSetup(directory: directory, keys: count)
     let client: RemoteConfigClient
@@ -372,5 +387,6 @@ default:
     fail(
         "usage: ReadProbe read-timer [reads] | scaling <threads> [threads|tasks] [reads] | seed <dir> <keys>"
             + " | refresh <keys> [rounds] [rules] | cold-start <dir> <keys> [<spawn ns>]"
-            + " | cold-start-sync <dir> <keys> [<spawn ns>] | cold-repeat <dir> <keys> <rounds> | format-decode <firebase|plain|template-parse> <parameters> [rounds]")
+            + " | cold-start-sync <dir> <keys> [<spawn ns>] | cold-repeat <dir> <keys> <rounds> | format-decode <firebase|plain|template-parse> <parameters> [rounds]"
+    )
 }
