@@ -26,20 +26,41 @@ import Foundation
 ///
 /// ```swift
 /// let cache = FileSnapshotCache(directory: applicationSupport.appendingPathComponent("RemoteConfig"))
+/// let serverCache = FileSnapshotCache(directoryPath: "/var/cache/my-service/remote-config")
 /// ```
 public final class FileSnapshotCache: SynchronousSnapshotCache {
     /// The directory holding the files; created (mode 0700 by default) on the first store.
-    public let directory: URL
+    public var directory: URL { givenDirectory ?? URL(fileURLWithPath: directoryPath, isDirectory: true) }
+    /// The directory's absolute file-system path, without a trailing slash.
+    public let directoryPath: String
     /// Limits and file attributes.
     public let options: Options
 
+    /// The URL the cache was made with (nil when it was made with a path).
+    private let givenDirectory: URL?
     private let engine: CacheDirectory
 
     /// Creates a cache over `directory`. Nothing is read or created until the first call.
     public init(directory: URL, options: Options = .init()) {
-        self.directory = directory
+        givenDirectory = directory
+        directoryPath = Self.fileSystemPath(of: directory)
         self.options = options
-        self.engine = CacheDirectory(path: Self.fileSystemPath(of: directory), options: options)
+        engine = CacheDirectory(path: directoryPath, options: options)
+    }
+
+    /// Creates a cache over the directory at `path`: absolute, or relative to the current
+    /// directory now (as `URL(fileURLWithPath:)` resolves it). Nothing is read or created until
+    /// the first call.
+    ///
+    /// For a path you have as text (a server's configuration, an environment variable): it makes
+    /// no `URL`, whose first parse costs a fresh Linux process 0.05–0.2 ms, before the first read.
+    public init(directoryPath path: String, options: Options = .init()) {
+        givenDirectory = nil
+        var absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        while absolute.count > 1 && absolute.hasSuffix("/") { absolute.removeLast() }
+        directoryPath = absolute
+        self.options = options
+        engine = CacheDirectory(path: directoryPath, options: options)
     }
 
     /// The directory's path without a trailing slash.

@@ -57,6 +57,29 @@ struct RoundTripTests {
         }
     }
 
+    @Test("a cache made from a path is the cache made from the directory's URL")
+    func pathAndURLAreOneCache() async throws {
+        try await withTemporaryDirectory { dir in
+            let fromPath = FileSnapshotCache(directoryPath: dir.path + "//")
+            let fromURL = FileSnapshotCache(directory: dir.url)
+            #expect(fromPath.directoryPath == fromURL.directoryPath, "trailing slashes are dropped")
+            #expect(fromPath.directory.standardizedFileURL == dir.url.standardizedFileURL)
+            #expect(fromPath.directory.hasDirectoryPath)
+            try await fromPath.store(sampleSnapshot(7), as: "shared", slot: .active)
+            #expect(fromURL.loadSynchronously("shared", slot: .active).snapshot == sampleSnapshot(7))
+            try await fromURL.store(sampleSnapshot(8), as: "shared", slot: .active)
+            #expect(await fromPath.load("shared", slot: .active).snapshot == sampleSnapshot(8))
+        }
+    }
+
+    @Test("a relative path is taken relative to the current directory when the cache is made")
+    func relativePath() {
+        let current = FileManager.default.currentDirectoryPath
+        let cache = FileSnapshotCache(directoryPath: "caches/remote-config/")
+        #expect(cache.directoryPath == (current == "/" ? "" : current) + "/caches/remote-config")
+        #expect(FileSnapshotCache(directoryPath: "/").directoryPath == "/", "the root keeps its slash")
+    }
+
     @Test("JSON payload text is kept as written, not re-encoded")
     func jsonKeptVerbatim() async throws {
         try await withTemporaryDirectory { dir in
