@@ -10,8 +10,8 @@ import Foundation
 #endif
 
 /// Cold start from the file cache: each iteration spawns a fresh release `ReadProbe` that creates
-/// the keys, an `HTTPFetcher` (never called) and a `FileSnapshotCache` seeded with 1,000 or
-/// 10,000 keys, registers the keys, builds a client, reads the first key (it must see the cached
+/// the keys, an `HTTPFetcher` (never called) and a `FileSnapshotCache` (made from its path)
+/// seeded with 1,000 or 10,000 keys, registers the keys, builds a client, reads the first key (it must see the cached
 /// value) and exits. `coldStart.fileCache.<n>keys` builds with `build()`, awaited from the main
 /// actor; `….buildSynchronously` calls `buildSynchronously()` on the main thread, so nothing waits
 /// for another thread before the first read (and there is no first hop to report).
@@ -21,7 +21,7 @@ import Foundation
 /// parent's clock before `posix_spawn` to the child's clock at the first read), and the child's
 /// own `main to first read` in wall and in CPU time (CPU time does not grow with other processes'
 /// load), with five of its parts in wall time: main to the cold-start code (arguments, the
-/// directory's URL, the first hop onto a thread), creating the keys, making the two adapters,
+/// first hop onto a thread), creating the keys, making the two adapters,
 /// `register` and `build()`; and, inside the first part, the first hop alone: the process's first
 /// `await` of a nonisolated function, which starts the global executor's threads. And the child's
 /// minor page faults from main to the first read (every thread's): each first touch of a page of

@@ -17,11 +17,12 @@
 //       `banner` object and 8 keys no client registers.
 //   ReadProbe cold-start <dir> <keys> [<spawn time, CLOCK_MONOTONIC ns>]
 //       What an app does at launch: creates the same keys (and `banner`), an HTTPFetcher and the
-//       FileSnapshotCache at <dir>, registers the keys, builds a client, and reads the first key,
+//       FileSnapshotCache at the path <dir> (named by its path, as a server or a tool has it: no
+//       `URL` is made for it), registers the keys, builds a client, and reads the first key,
 //       which must come from the cache. Prints `value=… mainToReadNs=… mainToReadCPUNs=… faults=…
 //       startNs=… hopNs=… keysNs=… adaptersNs=… registerNs=… buildNs=… spawnToReadNs=…` (faults:
 //       the process's minor page faults from main to the read, all threads; startNs: main to
-//       this work, reading the arguments, making the directory's URL and the first hop onto a
+//       this work, reading the arguments and the first hop onto a
 //       thread of Swift's global executor, which hopNs times alone; keysNs: creating the keys;
 //       adaptersNs: the fetcher and the cache; registerNs: the builder and `register`; buildNs:
 //       `build()`; spawnToReadNs only when the spawn time is given) and exits.
@@ -269,7 +270,7 @@ struct ColdStartSetup {
     let adaptersMade: UInt64
     let registered: UInt64
 
-    init(directory: URL, keys count: Int) {
+    init(directory: String, keys count: Int) {
         entered = monotonicNanoseconds()
         keys = Workload.keys(count: count, rules: false)
         guard let first = keys.first as? ConfigKey<Bool> else { fail("the first cold-start key is not a Bool") }
@@ -282,7 +283,7 @@ struct ColdStartSetup {
         } catch {
             fail("could not make the fetcher: \(error)")
         }
-        let cache = FileSnapshotCache(directory: directory)
+        let cache = FileSnapshotCache(directoryPath: directory)
         adaptersMade = monotonicNanoseconds()
         builder = RemoteConfigClient.builder(fetcher: fetcher).cache(cache).register(keys)
         registered = monotonicNanoseconds()
@@ -312,7 +313,7 @@ struct ColdStartSetup {
 ///
 /// - Parameter calledAt: when the caller, on the main actor, called this (nonisolated) function:
 ///   the hop onto the global executor in between is the process's first, which starts its threads.
-func coldStart(directory: URL, keys count: Int, spawnedAt: UInt64?, calledAt: UInt64? = nil) async {
+func coldStart(directory: String, keys count: Int, spawnedAt: UInt64?, calledAt: UInt64? = nil) async {
     let setup = ColdStartSetup(directory: directory, keys: count)
     let client: RemoteConfigClient
     do {
@@ -324,7 +325,7 @@ func coldStart(directory: URL, keys count: Int, spawnedAt: UInt64?, calledAt: UI
 }
 
 /// The cold start with `buildSynchronously()`, on the main thread: nothing waits for another thread before the first read.
-func coldStartSynchronously(directory: URL, keys count: Int, spawnedAt: UInt64?) {
+func coldStartSynchronously(directory: String, keys count: Int, spawnedAt: UInt64?) {
     let setup = ColdStartSetup(directory: directory, keys: count)
     let client: RemoteConfigClient
     do {
@@ -358,7 +359,7 @@ case "cold-repeat":
         fail("usage: ReadProbe cold-repeat <dir> <keys> <rounds>")
     }
     for _ in 0..<rounds {
-        await coldStart(directory: URL(fileURLWithPath: arguments[2], isDirectory: true), keys: keys, spawnedAt: nil)
+        await coldStart(directory: arguments[2], keys: keys, spawnedAt: nil)
     }
 case "format-decode":
     guard arguments.count >= 4, let parameters = Int(arguments[3]), parameters > 0 else {
@@ -375,13 +376,13 @@ case "cold-start-sync":
     }
     let spawnedAt = arguments.count > 4 ? UInt64(arguments[4]) : nil
     coldStartSynchronously(
-        directory: URL(fileURLWithPath: arguments[2], isDirectory: true), keys: keys, spawnedAt: spawnedAt)
+        directory: arguments[2], keys: keys, spawnedAt: spawnedAt)
 case "cold-start":
     guard arguments.count >= 4, let keys = Int(arguments[3]), keys > 0 else {
         fail("usage: ReadProbe cold-start <dir> <keys> [<spawn ns>]")
     }
     let spawnedAt = arguments.count > 4 ? UInt64(arguments[4]) : nil
-    let directory = URL(fileURLWithPath: arguments[2], isDirectory: true)
+    let directory = arguments[2]
     await coldStart(directory: directory, keys: keys, spawnedAt: spawnedAt, calledAt: monotonicNanoseconds())
 default:
     fail(
