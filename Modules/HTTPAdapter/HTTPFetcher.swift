@@ -42,7 +42,11 @@ public struct HTTPFetcher: ConfigFetcher {
     public let configuration: Configuration
 
     private let driver: SessionDriver
-    private let displayURL: String
+    /// The URL as messages show it: without credentials, query or fragment.
+    ///
+    /// Made when needed, not with the fetcher: it parses the URL again with `URLComponents`,
+    /// which costs a fresh process about 0.1 ms the first time, and a fetcher is made at launch.
+    private var displayURL: String { EndpointPolicy.displayString(for: url) }
     private let staticSecretValues: [String]
     /// Lowercased secret header names (``Configuration/allSecretHeaderNames``, as a list).
     private let secretNames: [String]
@@ -61,7 +65,6 @@ public struct HTTPFetcher: ConfigFetcher {
         self.url = url
         self.configuration = configuration
         self.driver = SessionDriver(configuration: configuration)
-        self.displayURL = EndpointPolicy.displayString(for: url)
         let secretNames = configuration.secretHeaderNameList
         self.secretNames = secretNames
         self.staticSecretValues = configuration.headers.compactMap { name, value in
@@ -72,11 +75,12 @@ public struct HTTPFetcher: ConfigFetcher {
     /// Fetches the payload, conditionally on `request.validators`. Never retries on its own.
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
         var secretValues = staticSecretValues
+        let displayURL = self.displayURL
         do throws(FetchError) {
             if Task.isCancelled { throw FetchError.cancelled }
             var headers = configuration.headers
             if let provider = configuration.headerProvider {
-                let provided = try await providedHeaders(from: provider)
+                let provided = try await providedHeaders(from: provider, displayURL: displayURL)
                 for (name, value) in provided {
                     if secretNames.contains(name.lowercased()) { secretValues.append(value) }
                     if let problem = HeaderRules.problem(name: name, value: value) {
@@ -105,7 +109,7 @@ public struct HTTPFetcher: ConfigFetcher {
     }
 
     private func providedHeaders(
-        from provider: @Sendable () async throws -> [String: String]
+        from provider: @Sendable () async throws -> [String: String], displayURL: String
     ) async throws(FetchError) -> [String: String] {
         do {
             return try await provider()
