@@ -155,6 +155,12 @@ struct KeyNamingTests {
         // erased form keeps no closure per operation and nothing it can derive.
         let key = ConfigKey("retries", default: 3, rules: [.range(0...10)])
         #expect(key.erased.defaultRaw == .int(3))
+        let first = key.erased.defaultBox
+        let second = key.erased.defaultBox
+        let boxed = (first as? ValueBox<Int>)?.value
+        #expect(boxed == 3)
+        #expect(ObjectIdentifier(first) != ObjectIdentifier(second), "a new box each time it is asked for")
+        #expect(key.defaultValue == 3)
         #expect(key.erased.ruleProblems.isEmpty)
         #expect(ConfigKey("bad", default: "", rules: [.pattern("(")]).erased.ruleProblems.map(\.rule) == ["pattern(()"])
         #expect(ConfigKey("other", default: 4).erased.valueType == key.erased.valueType, "one value type, one identifier")

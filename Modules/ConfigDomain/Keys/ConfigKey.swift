@@ -28,7 +28,7 @@ public struct ConfigKey<Value: Sendable>: Sendable {
     /// The key's name in payloads, for example `new_checkout`.
     @inlinable public var name: String { erased.name }
     /// The value read when no layer supplies a valid one.
-    @inlinable public var defaultValue: Value { unsafeDowncast(erased.defaultBox, to: ValueBox<Value>.self).value }
+    @inlinable public var defaultValue: Value { typed.defaultValue }
     /// Rules every candidate value must pass, in order.
     @inlinable public var rules: [ValidationRule<Value>] { typed.checks.rules }
     /// Whether values of this key are secret: messages and events redact them.

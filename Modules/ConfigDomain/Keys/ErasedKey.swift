@@ -9,14 +9,15 @@ import Foundation
 /// up type metadata at run time, several times per key (about 80 ns each here); these functions
 /// were specialised when the key was made, so registering and resolving a key does none of that.
 ///
-/// Layout: the typed state lives in one ``TypedKeyFunctions`` object, and the functions take it as
-/// their first argument (a closure that captured it would cost an allocation of its own, one per
-/// function and key). The functions are the same for every key of one value type, so the key
-/// keeps one capture-free closure that hands them out (``KeyOperations``) rather than a stored
-/// closure for each (16 bytes apiece): a cold start creates every key, and each page of new memory
-/// it touches costs it 3–5 µs here. What can be derived from the typed state and is rarely asked for
-/// (the value type, the default's raw form) is derived when asked for, not stored. So a key costs
-/// three small objects: this (80 bytes, 96 with the allocator's header), its typed state and its boxed default.
+/// Layout: the typed state (checks, default, summary) lives in one ``TypedKeyFunctions`` object,
+/// and the functions take it as their first argument (a closure that captured it would cost an
+/// allocation of its own, one per function and key). The functions are the same for every key of
+/// one value type, so the key keeps one capture-free closure that hands them out
+/// (``KeyOperations``) rather than a stored closure for each (16 bytes apiece). What can be
+/// derived from the typed state and is rarely asked for (the value type, the default in a box and
+/// as a raw value) is derived when asked for, not stored. A cold start creates every key, and each
+/// allocation and each page of new memory costs it (a page 3–5 µs here), so a key is two objects:
+/// this (72 bytes, 80 with the allocator's header) and its typed state.
 @usableFromInline
 package final class ErasedKey: Sendable {
     /// What became of one candidate value.
@@ -34,8 +35,12 @@ package final class ErasedKey: Sendable {
     @usableFromInline package let name: String
     /// The key's process-unique identity.
     @usableFromInline package let identity: KeyIdentity
-    /// The key's default in a ``ValueBox``.
-    @usableFromInline package let defaultBox: any AnyObject & Sendable
+    /// The key's default in a new ``ValueBox``.
+    ///
+    /// Made when asked for: a client asks only for a key that resolves to its default (once per
+    /// state), and a key that kept a box of its own would cost every key an allocation at launch.
+    @inlinable
+    package var defaultBox: any AnyObject & Sendable { operations().defaultBox(functions) }
     /// Problems with the key's rules themselves (an invalid pattern): rule name and problem.
     ///
     /// Stored, unlike what else derives from the typed state: a registry asks every key for it.
@@ -52,7 +57,7 @@ package final class ErasedKey: Sendable {
     /// The default rendered as a ``ConfigValue`` (nil for types that cannot render), rendered when
     /// asked for: only a key that resolves to its default needs it.
     @inlinable
-    package var defaultRaw: ConfigValue? { operations().raw(functions, defaultBox) }
+    package var defaultRaw: ConfigValue? { operations().defaultRaw(functions) }
 
     /// Converts a parsed value and runs every rule; `origin` is kept in a rejection.
     @inlinable
@@ -73,30 +78,31 @@ package final class ErasedKey: Sendable {
     /// What a registry, an override source or a tool needs to know about the key, built by code
     /// compiled for its value type (no run-time type lookups; a registry asks for a thousand).
     @inlinable
-    package var descriptor: KeyDescriptor { operations().descriptor(functions, defaultBox) }
+    package var descriptor: KeyDescriptor { operations().descriptor(functions) }
 
     /// Makes the functions for the key `identity` with `checks`, `defaultValue` and `summary`.
     @inlinable
     init<Value: Sendable>(_ checks: KeyChecks<Value>, identity: KeyIdentity, defaultValue: Value, summary: String?) {
         name = checks.name
         self.identity = identity
-        defaultBox = ValueBox(defaultValue)
         let rules = checks.rules
         ruleProblems = rules.isEmpty ? [] : rules.compactMap { rule in rule.configurationProblem.map { (rule.name, $0) } }
-        functions = TypedKeyFunctions(checks, summary: summary)
+        functions = TypedKeyFunctions(checks, defaultValue: defaultValue, summary: summary)
         operations = { KeyOperations(for: Value.self) }
     }
 }
 
-/// The typed half of an ``ErasedKey``: its checks, and the work on one candidate.
+/// The typed half of an ``ErasedKey``: its checks and default, and the work on one candidate.
 @usableFromInline
 final class TypedKeyFunctions<Value: Sendable>: Sendable {
     @usableFromInline let checks: KeyChecks<Value>
+    @usableFromInline let defaultValue: Value
     @usableFromInline let summary: String?
 
     @inlinable
-    init(_ checks: KeyChecks<Value>, summary: String?) {
+    init(_ checks: KeyChecks<Value>, defaultValue: Value, summary: String?) {
         self.checks = checks
+        self.defaultValue = defaultValue
         self.summary = summary
     }
 
@@ -138,17 +144,15 @@ final class TypedKeyFunctions<Value: Sendable>: Sendable {
         return .accepted(ValueBox(typed), raw: checks.converter.toValue(typed))
     }
 
-    /// A boxed value of this key rendered as a ``ConfigValue`` (nil for types that cannot render).
+    /// The default rendered as a ``ConfigValue`` (nil for types that cannot render).
     @inlinable
-    func raw(of box: AnyObject) -> ConfigValue? {
-        checks.converter.toValue(unsafeDowncast(box, to: ValueBox<Value>.self).value)
-    }
+    var defaultRaw: ConfigValue? { checks.converter.toValue(defaultValue) }
 
-    /// The key's descriptor, its default taken from `defaultBox`.
+    /// The key's descriptor.
     @inlinable
-    func descriptor(defaultBox: AnyObject) -> KeyDescriptor {
+    var descriptor: KeyDescriptor {
         KeyDescriptor(
-            name: checks.name, typeName: checks.converter.typeName, defaultValue: raw(of: defaultBox),
+            name: checks.name, typeName: checks.converter.typeName, defaultValue: defaultRaw,
             ruleNames: checks.rules.map { $0.name }, isSecret: checks.isSecret, summary: summary)
     }
 

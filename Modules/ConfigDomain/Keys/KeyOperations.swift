@@ -3,15 +3,16 @@ import Foundation
 /// The operations of a key, compiled for its value type: each takes the key's
 /// ``TypedKeyFunctions`` as its first argument.
 ///
-/// Made on demand by ``ErasedKey/operations`` (five function values on the stack; none captures
+/// Made on demand by ``ErasedKey/operations`` (six function values on the stack; none captures
 /// anything, so making them allocates nothing).
 @usableFromInline
 struct KeyOperations {
     @usableFromInline let resolveValue: (AnyObject, ConfigValue, String) -> ErasedKey.Outcome
     @usableFromInline let resolveText: (AnyObject, String, String) -> ErasedKey.Outcome
     @usableFromInline let render: (AnyObject, AnyObject) -> String
-    @usableFromInline let raw: (AnyObject, AnyObject) -> ConfigValue?
-    @usableFromInline let descriptor: (AnyObject, AnyObject) -> KeyDescriptor
+    @usableFromInline let defaultBox: (AnyObject) -> any AnyObject & Sendable
+    @usableFromInline let defaultRaw: (AnyObject) -> ConfigValue?
+    @usableFromInline let descriptor: (AnyObject) -> KeyDescriptor
 
     /// The operations for keys of type `Value`.
     @inlinable
@@ -25,11 +26,14 @@ struct KeyOperations {
         render = { functions, box in
             unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).render(box)
         }
-        raw = { functions, box in
-            unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).raw(of: box)
+        defaultBox = { functions in
+            ValueBox(unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).defaultValue)
         }
-        descriptor = { functions, box in
-            unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).descriptor(defaultBox: box)
+        defaultRaw = { functions in
+            unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).defaultRaw
+        }
+        descriptor = { functions in
+            unsafeDowncast(functions, to: TypedKeyFunctions<Value>.self).descriptor
         }
     }
 }

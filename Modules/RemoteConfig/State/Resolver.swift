@@ -74,7 +74,7 @@ struct Resolver: Sendable {
         // The winner so far, as three variables: an optional tuple would be copied whole (and
         // retained field by field) at every step, a measurable cost at a thousand keys.
         var found = false
-        var box = entry.defaultBox
+        var box: (any AnyObject & Sendable)? = nil
         var raw: ConfigValue? = nil
         var layer = ValueLayer.defaultValue
 
@@ -113,9 +113,9 @@ struct Resolver: Sendable {
             }
         }
 
-        // Asked for only when the default wins: a `Decodable` key renders its default on demand.
+        // Asked for only when the default wins: the key makes its default's box and raw form on demand.
         if !found { raw = entry.defaultRaw }
-        boxes.append(box)
+        boxes.append(box ?? entry.defaultBox)
         details.append(SlotDetail(layer: layer, raw: raw, rejected: rejected))
         return inSnapshot
     }
