@@ -5,6 +5,15 @@ import Foundation
 /// Built by the key's initialisers: you rarely make one yourself, but you can, for a type the
 /// library does not know.
 public struct ValueConverter<Value: Sendable>: Sendable {
+    // Stored properties in this order, the one-byte flag last: a key's typed state holds a
+    // converter, and then its checks' own flag and a small default fill the padding after it.
+
+    /// Converts a parsed value.
+    public let fromValue: @Sendable (ConfigValue) throws(ConversionError) -> Value
+    /// Coerces override text typed by a person.
+    public let fromText: @Sendable (String) throws(ConversionError) -> Value
+    /// Renders a value back, or `nil` when the type cannot be rendered (a `Decodable`-only type).
+    public let toValue: @Sendable (Value) -> ConfigValue?
     /// The Swift type's name in messages, for example `Bool` or `Theme`.
     public var typeName: String { namedType ?? nameOfType(Value.self) }
     /// The name given at creation; nil names the type after `Value`, rendered only when a message
@@ -15,12 +24,6 @@ public struct ValueConverter<Value: Sendable>: Sendable {
     /// runs an encoder, which a cold start would otherwise run for every such key, and the
     /// candidate keeps the fields the type ignores).
     @usableFromInline let keepsCandidateAsRaw: Bool
-    /// Converts a parsed value.
-    public let fromValue: @Sendable (ConfigValue) throws(ConversionError) -> Value
-    /// Coerces override text typed by a person.
-    public let fromText: @Sendable (String) throws(ConversionError) -> Value
-    /// Renders a value back, or `nil` when the type cannot be rendered (a `Decodable`-only type).
-    public let toValue: @Sendable (Value) -> ConfigValue?
 
     /// Creates a converter from its three functions.
     @inlinable
