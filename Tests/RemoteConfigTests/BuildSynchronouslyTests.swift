@@ -124,9 +124,9 @@ struct BuildSynchronouslyTests {
             .cache(cache)
             .observer(observer)
             .buildSynchronously()
-        #expect(client.cell.load().lazy != nil, "the client starts from a state resolving on demand")
         #expect(client[Keys.title] == "Cached")
-        // Only the background finish reports the cached rejection: nothing here needs the whole state.
+        // Only finishing the first state reports the cached rejection, and nothing here asks for the
+        // whole state (a read resolves its key alone), so the background finish reported it.
         let event = await observer.waitFor { event in
             if case .valueRejected = event { true } else { false }
         }
