@@ -128,6 +128,21 @@ struct JSONParserAcceptanceTests {
         #expect(members["k999"] == .int(999))
     }
 
+    @Test("the outermost object's members are found past strings holding commas, brackets and escaped quotes")
+    func outermostMembersPastTrickyStrings() throws {
+        // The outermost object's size is counted by a scan that must skip strings and nesting.
+        let text = #"{"a,}":"x,}{\",","b":[1,{"c":"]"},[]],"c\\":{"d":",","e":[","]},"f":"\\\\"}"#
+        let members = try #require(try JSONParser().parse(text).objectValue)
+        #expect(members.count == 4)
+        #expect(members["a,}"] == .string(#"x,}{","#))
+        #expect(members["b"] == .array([.int(1), .object(["c": .string("]")]), .array([])]))
+        #expect(members[#"c\"#] == .object(["d": .string(","), "e": .array([.string(",")])]))
+        #expect(members["f"] == .string(#"\\"#))
+        // The same members nested one level down go through the container stack: one result.
+        let nested = try #require(try JSONParser().parse("[" + text + "]").arrayValue)
+        #expect(nested == [.object(members)])
+    }
+
     @Test("parse(String), parse(Data) and parse(buffer:) give the same value")
     func entryPointsAgree() throws {
         let text = #"{"a":[1,2.5,"é"],"b":{"c":null}}"#

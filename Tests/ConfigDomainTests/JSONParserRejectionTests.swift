@@ -203,6 +203,24 @@ struct JSONParserRejectionTests {
         #expect(parseFailure(#"[{"a":[[1]]}]"#, maxDepth: 3) == JSONParseError(offset: 7, reason: .tooDeep(limit: 3)))
     }
 
+    @Test("the outermost object counts as one level, like any other container")
+    func outermostObjectDepth() {
+        // The outermost object is parsed outside the container stack; the limit still counts it.
+        #expect(parseFailure(#"{"a":{"b":{}}}"#, maxDepth: 2) == JSONParseError(offset: 10, reason: .tooDeep(limit: 2)))
+        #expect(parseFailure(#"{"a":{"b":1}}"#, maxDepth: 2) == nil)
+        #expect(parseFailure(#"{"a":[]}"#, maxDepth: 1) == JSONParseError(offset: 5, reason: .tooDeep(limit: 1)))
+        #expect(parseFailure(#"{"a":1}"#, maxDepth: 1) == nil)
+        #expect(parseFailure(#"{"a":1}"#, maxDepth: 0) == JSONParseError(offset: 0, reason: .tooDeep(limit: 0)))
+        #expect(parseFailure("{}", maxDepth: 0) == JSONParseError(offset: 0, reason: .tooDeep(limit: 0)))
+    }
+
+    @Test("in the outermost object, a syntax error after a repeated key is reported first, as in a nested one")
+    func repeatedKeyThenSyntaxError() {
+        #expect(parseFailure(#"{"a":1,"a":2,x}"#) == JSONParseError(offset: 13, reason: .unexpectedByte(UInt8(ascii: "x"))))
+        #expect(parseFailure(#"[{"a":1,"a":2,x}]"#) == JSONParseError(offset: 14, reason: .unexpectedByte(UInt8(ascii: "x"))))
+        #expect(parseFailure(#"{"a":1,"a":2,"a":3}"#) == JSONParseError(offset: 7, reason: .duplicateKey("a")))
+    }
+
     @Test("a limit of zero accepts scalars and refuses every container")
     func zeroDepthLimit() {
         #expect(parseFailure("1", maxDepth: 0) == nil)

@@ -69,6 +69,11 @@ public struct JSONParser: Sendable, Hashable {
 ///
 /// Open containers keep their contents on two flat stacks, so a container is allocated once,
 /// at its final size, when it closes (and objects check for duplicate keys then).
+///
+/// The outermost object, a configuration's thousand keys, is the exception: a quick scan counts
+/// its members first, and they go straight into a dictionary of that size. On the stack they
+/// would be written twice, and at launch every page of new memory costs 3–5 µs here (the stack
+/// of 1,000 members is 12 pages).
 private struct Reader {
     /// An open array or object: its kind and where its contents start on their stack.
     struct Frame {
@@ -96,6 +101,9 @@ private struct Reader {
     var elements: [ConfigValue] = []
     /// The members of every open object, outermost first; the last one's value may be pending.
     var members: [Member] = []
+    /// Open containers outside ``frames`` (the outermost object, while its members are parsed),
+    /// counted in the depth limit.
+    var outerDepth = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -127,8 +135,58 @@ private struct Reader {
         index < count ? fail(.unexpectedByte(bytes[index])) : fail(.unexpectedEnd)
     }
 
-    /// Parses the value at `index` and everything nested in it, with an explicit stack instead of recursion.
+    /// Parses the document's value, at `index`.
     mutating func parseDocument() throws(JSONParseError) -> ConfigValue {
+        guard index < count, bytes[index] == UInt8(ascii: "{") else { return try parseValue() }
+        if maxDepth <= 0 { throw fail(.tooDeep(limit: maxDepth)) }
+        index += 1
+        skipWhitespace()
+        if index < count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object([:])
+        }
+        return .object(try parseOutermostMembers())
+    }
+
+    /// The members of the outermost object, whose `{` was read (`index` is at its first key), into
+    /// a dictionary made at its final size; leaves `index` after the object's `}`.
+    ///
+    /// Errors are those of the member stack, at the same offsets: a repeated key is reported when
+    /// the object closes, so a later syntax error comes first, as it would there.
+    mutating func parseOutermostMembers() throws(JSONParseError) -> [String: ConfigValue] {
+        // Returned, never destroyed on success: destroying a dictionary of this type goes through
+        // its metadata, whose first use costs a run-time conformance scan (see `NormalisedNames`).
+        var object = [String: ConfigValue](minimumCapacity: memberCountHint())
+        var repeated: (key: String, offset: Int)?
+        outerDepth = 1
+        while true {
+            skipWhitespace()
+            guard index < count else { throw fail(.unexpectedEnd) }
+            guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected() }
+            let keyOffset = index
+            let key = try parseString()
+            skipWhitespace()
+            guard index < count else { throw fail(.unexpectedEnd) }
+            guard bytes[index] == UInt8(ascii: ":") else { throw unexpected() }
+            index += 1
+            let value = try parseValue()
+            if object.updateValue(value, forKey: key) != nil, repeated == nil { repeated = (key, keyOffset) }
+            skipWhitespace()
+            guard index < count else { throw fail(.unexpectedEnd) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            guard bytes[index] == UInt8(ascii: "}") else { throw unexpected() }
+            index += 1
+            outerDepth = 0
+            if let repeated { throw fail(.duplicateKey(repeated.key), at: repeated.offset) }
+            return object
+        }
+    }
+
+    /// Parses the value at `index` and everything nested in it, with an explicit stack instead of recursion.
+    mutating func parseValue() throws(JSONParseError) -> ConfigValue {
         var value: ConfigValue
         while true {
             // 1. Read the start of a value: a scalar, or an empty or newly opened container.
@@ -136,7 +194,7 @@ private struct Reader {
             guard index < count else { throw fail(.unexpectedEnd) }
             switch bytes[index] {
             case UInt8(ascii: "{"):
-                if frames.count >= maxDepth { throw fail(.tooDeep(limit: maxDepth)) }
+                if frames.count + outerDepth >= maxDepth { throw fail(.tooDeep(limit: maxDepth)) }
                 index += 1
                 skipWhitespace()
                 if index < count, bytes[index] == UInt8(ascii: "}") {
@@ -148,7 +206,7 @@ private struct Reader {
                     continue
                 }
             case UInt8(ascii: "["):
-                if frames.count >= maxDepth { throw fail(.tooDeep(limit: maxDepth)) }
+                if frames.count + outerDepth >= maxDepth { throw fail(.tooDeep(limit: maxDepth)) }
                 index += 1
                 skipWhitespace()
                 if index < count, bytes[index] == UInt8(ascii: "]") {
@@ -216,6 +274,45 @@ private struct Reader {
         // One at a time: for an object's few members, cheaper than the generic removeLast(_:).
         for _ in 0..<count { members.removeLast() }
         return object
+    }
+
+    /// How many members the object whose `{` was read (`index` is past it) has, counted by a
+    /// quick scan of the bytes that notes only strings, nesting and commas: a capacity for its
+    /// dictionary, exact for a well-formed object (the parse that follows reports anything else).
+    func memberCountHint() -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        var position = index
+        var depth = 0
+        var commas = 0
+        while position < count {
+            switch bytes[position] {
+            case UInt8(ascii: "\""):
+                position += 1
+                // Eight bytes at a time to the closing quote or a backslash, then byte by byte.
+                while position &+ 8 <= count {
+                    let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                    let quote = word ^ (ones &* 0x22)
+                    let backslash = word ^ (ones &* 0x5C)
+                    if (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highBits != 0 { break }
+                    position &+= 8
+                }
+                while position < count, bytes[position] != UInt8(ascii: "\"") {
+                    position += bytes[position] == UInt8(ascii: "\\") ? 2 : 1
+                }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if depth == 0 { return commas + 1 }
+                depth -= 1
+            case UInt8(ascii: ","):
+                if depth == 0 { commas += 1 }
+            default:
+                break
+            }
+            position += 1
+        }
+        return commas + 1
     }
 
     /// Reads `"key" :` inside an object and pushes the member, its value pending.
