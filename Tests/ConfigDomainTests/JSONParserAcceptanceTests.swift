@@ -143,6 +143,22 @@ struct JSONParserAcceptanceTests {
         #expect(nested == [.object(members)])
     }
 
+    @Test("an outermost object of large members parses as one of small members does")
+    func outermostObjectOfLargeMembers() throws {
+        // Past the first kilobyte, members of more than 64 bytes on average make the parser stop
+        // counting them and take the member stack: the result and the errors are the same.
+        let long = String(repeating: "x", count: 200)
+        let members = (0..<20).map { #""k\#($0)":{"text":"\#(long)","n":\#($0)}"# }
+        let text = "{" + members.joined(separator: ",") + "}"
+        let parsed = try #require(try JSONParser().parse(text).objectValue)
+        #expect(parsed.count == 20)
+        #expect(parsed["k19"] == .object(["text": .string(long), "n": .int(19)]))
+        let repeated = "{" + (members + [members[3]]).joined(separator: ",") + "}"
+        let offset = repeated.utf8.count - members[3].utf8.count - 1
+        #expect(parseFailure(repeated) == JSONParseError(offset: offset, reason: .duplicateKey("k3")))
+        #expect(parseFailure(text, maxDepth: 1) == JSONParseError(offset: 6, reason: .tooDeep(limit: 1)))
+    }
+
     @Test("parse(String), parse(Data) and parse(buffer:) give the same value")
     func entryPointsAgree() throws {
         let text = #"{"a":[1,2.5,"é"],"b":{"c":null}}"#

@@ -137,15 +137,16 @@ private struct Reader {
 
     /// Parses the document's value, at `index`.
     mutating func parseDocument() throws(JSONParseError) -> ConfigValue {
-        guard index < count, bytes[index] == UInt8(ascii: "{") else { return try parseValue() }
-        if maxDepth <= 0 { throw fail(.tooDeep(limit: maxDepth)) }
+        guard index < count, bytes[index] == UInt8(ascii: "{"), maxDepth > 0,
+            let capacity = outermostMemberCount(from: index + 1)
+        else { return try parseValue() }
         index += 1
         skipWhitespace()
         if index < count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             return .object([:])
         }
-        return .object(try parseOutermostMembers())
+        return .object(try parseOutermostMembers(capacity: capacity))
     }
 
     /// The members of the outermost object, whose `{` was read (`index` is at its first key), into
@@ -153,10 +154,10 @@ private struct Reader {
     ///
     /// Errors are those of the member stack, at the same offsets: a repeated key is reported when
     /// the object closes, so a later syntax error comes first, as it would there.
-    mutating func parseOutermostMembers() throws(JSONParseError) -> [String: ConfigValue] {
+    mutating func parseOutermostMembers(capacity: Int) throws(JSONParseError) -> [String: ConfigValue] {
         // Returned, never destroyed on success: destroying a dictionary of this type goes through
         // its metadata, whose first use costs a run-time conformance scan (see `NormalisedNames`).
-        var object = [String: ConfigValue](minimumCapacity: memberCountHint())
+        var object = [String: ConfigValue](minimumCapacity: capacity)
         var repeated: (key: String, offset: Int)?
         outerDepth = 1
         while true {
@@ -276,16 +277,24 @@ private struct Reader {
         return object
     }
 
-    /// How many members the object whose `{` was read (`index` is past it) has, counted by a
-    /// quick scan of the bytes that notes only strings, nesting and commas: a capacity for its
-    /// dictionary, exact for a well-formed object (the parse that follows reports anything else).
-    func memberCountHint() -> Int {
+    /// How many members the object whose members start at `start` (just past its `{`) has,
+    /// counted by a quick scan of the bytes that notes only strings, nesting and commas: a
+    /// capacity for its dictionary, exact for a well-formed object (the parse that follows
+    /// reports anything else).
+    ///
+    /// Nil when the members are large (past the first kilobyte, more than 64 bytes each on
+    /// average), as in a Firebase template, whose few top-level members hold everything: there
+    /// the scan would cost more than writing the members twice, so it stops and the object goes
+    /// through the member stack like any other.
+    func outermostMemberCount(from start: Int) -> Int? {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
-        var position = index
+        var position = start
         var depth = 0
         var commas = 0
         while position < count {
+            let scanned = position &- start
+            if scanned > 1_024, scanned > 64 &* (commas &+ 1) { return nil }
             switch bytes[position] {
             case UInt8(ascii: "\""):
                 position += 1
