@@ -22,10 +22,11 @@ enum DetachedThread {
         }
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        #if canImport(Darwin)
-            var thread: pthread_t?
-        #else
+        #if canImport(Glibc)
             var thread = pthread_t()
+        #else
+            // An optional pointer where `pthread_t` is a pointer (Darwin, Musl).
+            var thread: pthread_t?
         #endif
         let started = pthread_create(
             &thread, &attributes,
