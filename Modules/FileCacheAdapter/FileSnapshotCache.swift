@@ -56,9 +56,8 @@ public final class FileSnapshotCache: SynchronousSnapshotCache {
     /// no `URL`, whose first parse costs a fresh Linux process 0.05–0.2 ms, before the first read.
     public init(directoryPath path: String, options: Options = .init()) {
         givenDirectory = nil
-        var absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        while absolute.count > 1 && absolute.hasSuffix("/") { absolute.removeLast() }
-        directoryPath = absolute
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        directoryPath = Self.withoutTrailingSlashes(absolute)
         self.options = options
         engine = CacheDirectory(path: directoryPath, options: options)
     }
@@ -69,12 +68,16 @@ public final class FileSnapshotCache: SynchronousSnapshotCache {
     /// took about 0.3 ms (it builds a set of characters on every call), this about 0.03 ms, and a
     /// cache is made at launch.
     static func fileSystemPath(of directory: URL) -> String {
-        var path: String
         if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, visionOS 1, *) {
-            path = directory.path(percentEncoded: false)
+            return withoutTrailingSlashes(directory.path(percentEncoded: false))
         } else {
-            path = directory.path
+            return withoutTrailingSlashes(directory.path)
         }
+    }
+
+    /// `path` without trailing slashes (the root keeps its one).
+    static func withoutTrailingSlashes(_ path: String) -> String {
+        var path = path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         return path
     }

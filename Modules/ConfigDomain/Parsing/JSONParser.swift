@@ -161,15 +161,7 @@ private struct Reader {
         var repeated: (key: String, offset: Int)?
         outerDepth = 1
         while true {
-            skipWhitespace()
-            guard index < count else { throw fail(.unexpectedEnd) }
-            guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected() }
-            let keyOffset = index
-            let key = try parseString()
-            skipWhitespace()
-            guard index < count else { throw fail(.unexpectedEnd) }
-            guard bytes[index] == UInt8(ascii: ":") else { throw unexpected() }
-            index += 1
+            let (key, keyOffset) = try readKey()
             let value = try parseValue()
             if object.updateValue(value, forKey: key) != nil, repeated == nil { repeated = (key, keyOffset) }
             skipWhitespace()
@@ -326,6 +318,12 @@ private struct Reader {
 
     /// Reads `"key" :` inside an object and pushes the member, its value pending.
     mutating func readKeyAndColon() throws(JSONParseError) {
+        let (key, keyOffset) = try readKey()
+        members.append(Member(key: key, offset: keyOffset, value: .null))
+    }
+
+    /// Reads `"key" :` inside an object; returns the key and the offset of its opening quote.
+    mutating func readKey() throws(JSONParseError) -> (key: String, offset: Int) {
         skipWhitespace()
         guard index < count else { throw fail(.unexpectedEnd) }
         guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected() }
@@ -335,7 +333,7 @@ private struct Reader {
         guard index < count else { throw fail(.unexpectedEnd) }
         guard bytes[index] == UInt8(ascii: ":") else { throw unexpected() }
         index += 1
-        members.append(Member(key: key, offset: keyOffset, value: .null))
+        return (key, keyOffset)
     }
 
     mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
