@@ -24,14 +24,17 @@ func formatDecodeTimer(format which: String, parameters count: Int, rounds: Int)
     case "firebase": (format, bytes) = (firebase, template)
     case "plain": (format, bytes) = (PlainJSONFormat(), plain)
     case "template-parse": (format, bytes) = (ParseOnly(), template)
-    default: fail("usage: ReadProbe format-decode <firebase|plain|template-parse> <parameters> [rounds]")
+    case "workload": (format, bytes) = (PlainJSONFormat(), Workload.json(count: count, variant: 0))
+    default: fail("usage: ReadProbe format-decode <firebase|plain|template-parse|workload> <parameters> [rounds]")
     }
     var samples: [Double] = []
     samples.reserveCapacity(rounds)
     let startCPU = processCPUNanoseconds()
     for _ in 0..<rounds {
         let start = monotonicNanoseconds()
-        guard let values = try? format.decode(bytes), values.count == count || which == "template-parse" else {
+        guard let values = try? format.decode(bytes), values.count == count || which == "template-parse"
+            || (which == "workload" && values.count == count + 1 + Workload.unregisteredCount)
+        else {
             fail("a decode failed")
         }
         samples.append(Double(monotonicNanoseconds() - start) / 1_000)

@@ -32,11 +32,12 @@
 //   ReadProbe cold-repeat <dir> <keys> <rounds>
 //       The cold-start work <rounds> times in one process (one line each): its steady-state cost,
 //       without the process's first-use costs, for profilers.
-//   ReadProbe format-decode <firebase|plain|template-parse> <parameters> [rounds]
+//   ReadProbe format-decode <firebase|plain|template-parse|workload> <parameters> [rounds]
 //       Decodes a Firebase template of <parameters> parameters (types mixed, some grouped, some
 //       with conditional values), or the plain JSON object of the same values, <rounds> times
 //       (default 2000); prints the median and the CPU time per decode. `template-parse` times
-//       only the template's JSON parse, the floor of the Firebase decode. For profilers too.
+//       only the template's JSON parse, the floor of the Firebase decode; `workload` decodes the
+//       payload the cold start reads from its cache (the benchmarks' Workload). For profilers too.
 //
 // Build it in release (`swift build -c release --product ReadProbe`): a debug build measures the
 // debug build.
@@ -363,7 +364,7 @@ case "cold-repeat":
     }
 case "format-decode":
     guard arguments.count >= 4, let parameters = Int(arguments[3]), parameters > 0 else {
-        fail("usage: ReadProbe format-decode <firebase|plain|template-parse> <parameters> [rounds]")
+        fail("usage: ReadProbe format-decode <firebase|plain|template-parse|workload> <parameters> [rounds]")
     }
     let rounds = arguments.count > 4 ? Int(arguments[4]) ?? 2_000 : 2_000
     formatDecodeTimer(format: arguments[2], parameters: parameters, rounds: max(rounds, 1))
@@ -388,6 +389,6 @@ default:
     fail(
         "usage: ReadProbe read-timer [reads] | scaling <threads> [threads|tasks] [reads] | seed <dir> <keys>"
             + " | refresh <keys> [rounds] [rules] | cold-start <dir> <keys> [<spawn ns>]"
-            + " | cold-start-sync <dir> <keys> [<spawn ns>] | cold-repeat <dir> <keys> <rounds> | format-decode <firebase|plain|template-parse> <parameters> [rounds]"
+            + " | cold-start-sync <dir> <keys> [<spawn ns>] | cold-repeat <dir> <keys> <rounds> | format-decode <firebase|plain|template-parse|workload> <parameters> [rounds]"
     )
 }
