@@ -135,6 +135,8 @@ extension HTTPFetcher {
         /// `SecretRedactor.alwaysSecretHeaderNames`).
         var secretHeaderNameList: [String] {
             var names = SecretRedactor.alwaysSecretHeaderNames
+            // Most configurations add none: no sort to run (and no array type to make at launch).
+            if secretHeaderNames.isEmpty { return names }
             for name in secretHeaderNames.map({ $0.lowercased() }).sorted() where !names.contains(name) {
                 names.append(name)
             }

@@ -62,9 +62,22 @@ enum ResponseHeaderParsing {
 
     /// Whether a pattern is well formed: `type/subtype` where the subtype may be `*` or start with `*+`.
     static func isValidPattern(_ pattern: String) -> Bool {
-        let parts = pattern.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return false }
-        // ASCII letters, digits and the restricted-name punctuation of RFC 6838, plus `*` for wildcards.
-        return pattern.utf8.allSatisfy { HeaderRules.isASCIILetterOrDigit($0) || "/!#$&-^_.+*".utf8.contains($0) }
+        // One byte loop, no split: a fetcher checks its patterns when it is made, at launch, where
+        // an array of substrings would be the process's first (its type's metadata made at run time).
+        var slashes = 0
+        var slashOffset = 0
+        var length = 0
+        for byte in pattern.utf8 {
+            if byte == UInt8(ascii: "/") {
+                slashes += 1
+                slashOffset = length
+            } else if !(HeaderRules.isASCIILetterOrDigit(byte) || "!#$&-^_.+*".utf8.contains(byte)) {
+                // ASCII letters, digits and the restricted-name punctuation of RFC 6838, plus `*` for wildcards.
+                return false
+            }
+            length += 1
+        }
+        // `type/subtype`, neither part empty.
+        return slashes == 1 && slashOffset > 0 && slashOffset < length - 1
     }
 }

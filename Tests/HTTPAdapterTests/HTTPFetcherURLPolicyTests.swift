@@ -70,6 +70,10 @@ struct HTTPFetcherURLPolicyTests {
             // Tokens are ASCII: letters outside it are refused, in header names and in media types.
             (.init(headers: ["X-Clé": "x"]), "X-Cl?"), (.init(acceptedContentTypes: ["applicatión/json"]), "applicatión/json"),
             (.init(acceptedContentTypes: ["application/json; charset=utf-8"]), "acceptedContentTypes"),
+            // A media type is `type/subtype`: one slash, with something on each side.
+            (.init(acceptedContentTypes: ["/json"]), "\"/json\""),
+            (.init(acceptedContentTypes: ["application/"]), "application/"),
+            (.init(acceptedContentTypes: ["a/b/c"]), "a/b/c"), (.init(acceptedContentTypes: ["/"]), "\"/\""),
         ]
         for (configuration, setting) in cases {
             let error = refusal("https://example.com/c.json", configuration)
