@@ -156,7 +156,7 @@ private struct Reader {
     /// the object closes, so a later syntax error comes first, as it would there.
     mutating func parseOutermostMembers(capacity: Int) throws(JSONParseError) -> [String: ConfigValue] {
         // Returned, never destroyed on success: destroying a dictionary of this type goes through
-        // its metadata, whose first use costs a run-time conformance scan (see `NormalisedNames`).
+        // its metadata, whose first use costs a run-time conformance scan (see `NormalisedNameTable` in RemoteConfig).
         var object = [String: ConfigValue](minimumCapacity: capacity)
         var repeated: (key: String, offset: Int)?
         outerDepth = 1

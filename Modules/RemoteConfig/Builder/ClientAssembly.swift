@@ -83,7 +83,7 @@ struct ClientAssembly {
             initialState = initial.state
         }
         let cell = StateCell(initialState)
-        let status = Locked(engineStatus)
+        let status = EngineStatusCell(engineStatus)
         let engine = RefreshEngine(
             settings: settings, registry: registry, cell: cell, initialGeneration: 1, overrides: layers, status: status,
             sink: sink, updates: updates)
@@ -101,7 +101,7 @@ struct ClientAssembly {
             }
             if !(onPlainThread && DetachedThread.run(finish)) {
                 let task = Task.detached(operation: finish)
-                client.backgroundTasks.withLock { $0.append { task.cancel() } }
+                client.bookkeeping.addCancel { task.cancel() }
             }
         }
 
@@ -114,7 +114,7 @@ struct ClientAssembly {
                     await engine.applyOverride(at: position, snapshot)
                 }
             }
-            client.backgroundTasks.withLock { $0.append { task.cancel() } }
+            client.bookkeeping.addCancel { task.cancel() }
         }
 
         // Periodic refresh while the client lives.
@@ -132,7 +132,7 @@ struct ClientAssembly {
                     _ = await engine.refresh(force: false)
                 }
             }
-            client.backgroundTasks.withLock { $0.append { task.cancel() } }
+            client.bookkeeping.addCancel { task.cancel() }
         }
         return client
     }

@@ -16,17 +16,16 @@ public final class RemoteConfigClient: Sendable {
     @usableFromInline let cell: StateCell
     let engine: RefreshEngine
     let settings: ClientSettings
-    let engineStatus: Locked<EngineStatus>
+    let engineStatus: EngineStatusCell
     let eventBroadcaster: Broadcaster<ConfigEvent>
     let updateBroadcaster: Broadcaster<ConfigUpdate>
-    /// Cancels the client's background tasks (override observation, periodic refresh); a list of
-    /// closures rather than of `Task`s, so a client without any asks the runtime for no `Task` type.
-    let backgroundTasks = Locked<[@Sendable () -> Void]>([])
-    let reportedUnregistered = Locked(ReportedNames())
+    /// Cancels the client's background tasks (override observation, periodic refresh), and the
+    /// unregistered names already reported.
+    let bookkeeping = ClientBookkeeping()
 
     init(
         registry: KeyRegistry, cell: StateCell, engine: RefreshEngine, settings: ClientSettings,
-        engineStatus: Locked<EngineStatus>, events: Broadcaster<ConfigEvent>, updates: Broadcaster<ConfigUpdate>
+        engineStatus: EngineStatusCell, events: Broadcaster<ConfigEvent>, updates: Broadcaster<ConfigUpdate>
     ) {
         self.registry = registry
         self.cell = cell
@@ -38,7 +37,7 @@ public final class RemoteConfigClient: Sendable {
     }
 
     deinit {
-        for cancel in backgroundTasks.current { cancel() }
+        for cancel in bookkeeping.takeCancels() { cancel() }
         eventBroadcaster.finish()
         updateBroadcaster.finish()
     }
@@ -131,8 +130,7 @@ public final class RemoteConfigClient: Sendable {
 
     private func noteUnregistered(_ name: String) {
         guard registry.slot(named: name) == nil else { return }
-        let first = reportedUnregistered.withLock { $0.names.insert(name).inserted }
-        guard first else { return }
+        guard bookkeeping.reportsFirst(name) else { return }
         if let intended = registry.likelyIntended(name) {
             engine.emit(.mistypedKey(requested: name, registered: intended))
         } else {
@@ -205,11 +203,7 @@ public final class RemoteConfigClient: Sendable {
 
     /// Stops background refreshes and override observation, and finishes every stream.
     public func stop() async {
-        let cancels = backgroundTasks.withLock { tasks in
-            defer { tasks.removeAll() }
-            return tasks
-        }
-        for cancel in cancels { cancel() }
+        for cancel in bookkeeping.takeCancels() { cancel() }
         await engine.stop()
         eventBroadcaster.finish()
         updateBroadcaster.finish()
@@ -317,10 +311,4 @@ public final class RemoteConfigClient: Sendable {
         let id = updateBroadcaster.addHandler(handler)
         return ObservationToken { [weak updateBroadcaster] in updateBroadcaster?.removeHandler(id) }
     }
-}
-
-/// The unregistered names a client has reported, each once (a struct of its own, for the reason
-/// `NormalisedNames` gives: `Locked<Set<String>>` would cost a conformance lookup at launch).
-struct ReportedNames {
-    var names: Set<String> = []
 }

@@ -10,7 +10,7 @@ actor RefreshEngine {
     let registry: KeyRegistry
     let resolver: Resolver
     let cell: StateCell
-    let status: Locked<EngineStatus>
+    let status: EngineStatusCell
     let sink: EventSink
     let updates: Broadcaster<ConfigUpdate>
 
@@ -39,7 +39,7 @@ actor RefreshEngine {
 
     init(
         settings: ClientSettings, registry: KeyRegistry, cell: StateCell, initialGeneration: UInt64,
-        overrides: [OverrideLayer], status: Locked<EngineStatus>, sink: EventSink,
+        overrides: [OverrideLayer], status: EngineStatusCell, sink: EventSink,
         updates: Broadcaster<ConfigUpdate>
     ) {
         self.settings = settings

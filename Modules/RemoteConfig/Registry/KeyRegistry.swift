@@ -10,9 +10,8 @@ struct KeyRegistry: Sendable {
     /// Slot by `KeyIdentity.rawValue - identityBase`, `-1` when that identity is not registered.
     @usableFromInline let slotByIdentity: [Int32]
     @usableFromInline let identityBase: Int
-    /// Registered names by their normalised spelling, for mistyped-key detection: built on the
-    /// first lookup (most clients never see a misspelt key, and a cold start should not pay for it).
-    private let nameByNormalised = Locked<NormalisedNames?>(nil)
+    /// Registered names by their normalised spelling, for mistyped-key detection.
+    private let nameByNormalised = NormalisedNameTable()
 
     var descriptors: [KeyDescriptor] { entries.map(\.descriptor) }
 
@@ -75,14 +74,10 @@ struct KeyRegistry: Sendable {
     /// The registered name a mistyped name probably meant (same letters, other case or separators).
     func likelyIntended(_ name: String) -> String? {
         guard slot(named: name) == nil else { return nil }
-        let wanted = Self.normalise(name)
-        return nameByNormalised.withLock { names in
-            if names == nil {
-                var built = [String: String](minimumCapacity: entries.count)
-                for entry in entries { built[Self.normalise(entry.name)] = entry.name }
-                names = NormalisedNames(byNormalised: built)
-            }
-            return names?.byNormalised[wanted]
+        return nameByNormalised.registeredName(normalised: Self.normalise(name)) {
+            var built = [String: String](minimumCapacity: entries.count)
+            for entry in entries { built[Self.normalise(entry.name)] = entry.name }
+            return built
         }
     }
 
@@ -112,15 +107,4 @@ struct KeyRegistry: Sendable {
         return ConfigurationError(
             .invalidRule, "the key \"\(key.name)\" has an invalid rule \(first.rule): \(first.problem)")
     }
-}
-
-/// Registered names by their normalised spelling.
-///
-/// A struct of its own so that the type argument of `Locked` names no `Dictionary`. The runtime
-/// makes the metadata of a generic type from its mangled name, and for one whose argument is a
-/// `Dictionary` or a `Set` it checks `Hashable` then; on Linux that scans every loaded
-/// conformance record, about 0.3 ms the first time in a process, which a client built at launch
-/// would pay before its first read. A non-generic struct's metadata is made by the compiler.
-struct NormalisedNames {
-    var byNormalised: [String: String]
 }

@@ -25,7 +25,7 @@ struct Resolver: Sendable {
     struct SnapshotContext {
         /// The snapshot itself, not its values copied out: the compiler copies a dictionary out of
         /// an optional through a shared helper that needs the dictionary type's metadata, which
-        /// costs a conformance lookup at launch (see `NormalisedNames`).
+        /// costs a conformance lookup at launch (see `NormalisedNameTable`).
         let snapshot: ConfigSnapshot?
         let source: String
         let origin: String
