@@ -111,12 +111,16 @@ final class TypedKeyFunctions<Value: Sendable>: Sendable {
     /// a rare path traded for the common one.
     @inlinable
     func resolve(_ value: ConfigValue, origin: String) -> ErasedKey.Outcome {
+        // The converter's functions, fetched once for the conversion and the rendering back.
+        let converter = checks.converter.functions()
         do throws(ConversionError) {
-            let typed = try checks.converter.fromValue(value)
-            if checks.rules.allSatisfy({ $0.evaluate(typed) == nil }) { return accept(typed, candidate: value) }
+            let typed = try converter.fromValue(value)
+            if checks.rules.allSatisfy({ $0.evaluate(typed) == nil }) {
+                return accept(typed, candidate: value, toValue: converter.toValue)
+            }
         } catch {}
         do throws(Rejection) {
-            return accept(try checks.accepting(value, origin: origin), candidate: value)
+            return accept(try checks.accepting(value, origin: origin), candidate: value, toValue: converter.toValue)
         } catch {
             return .rejected(error)
         }
@@ -125,23 +129,26 @@ final class TypedKeyFunctions<Value: Sendable>: Sendable {
     /// ``resolve(_:origin:)`` for override text.
     @inlinable
     func resolve(text: String, origin: String) -> ErasedKey.Outcome {
+        let converter = checks.converter.functions()
         do throws(ConversionError) {
-            let typed = try checks.converter.fromText(text)
-            if checks.rules.allSatisfy({ $0.evaluate(typed) == nil }) { return accept(typed, candidate: nil) }
+            let typed = try converter.fromText(text)
+            if checks.rules.allSatisfy({ $0.evaluate(typed) == nil }) {
+                return accept(typed, candidate: nil, toValue: converter.toValue)
+            }
         } catch {}
         do throws(Rejection) {
-            return accept(try checks.accepting(text: text, origin: origin), candidate: nil)
+            return accept(try checks.accepting(text: text, origin: origin), candidate: nil, toValue: converter.toValue)
         } catch {
             return .rejected(error)
         }
     }
 
     /// The boxed value and its raw form: the parsed candidate itself when the converter keeps
-    /// candidates (and there is one), otherwise the typed value rendered back.
+    /// candidates (and there is one), otherwise the typed value rendered back with `toValue`.
     @inlinable
-    func accept(_ typed: Value, candidate: ConfigValue?) -> ErasedKey.Outcome {
+    func accept(_ typed: Value, candidate: ConfigValue?, toValue: (Value) -> ConfigValue?) -> ErasedKey.Outcome {
         if checks.converter.keepsCandidateAsRaw, let candidate { return .accepted(ValueBox(typed), raw: candidate) }
-        return .accepted(ValueBox(typed), raw: checks.converter.toValue(typed))
+        return .accepted(ValueBox(typed), raw: toValue(typed))
     }
 
     /// The default rendered as a ``ConfigValue`` (nil for types that cannot render).

@@ -5,25 +5,34 @@ import Foundation
 /// Built by the key's initialisers: you rarely make one yourself, but you can, for a type the
 /// library does not know.
 public struct ValueConverter<Value: Sendable>: Sendable {
-    // Stored properties in this order, the one-byte flag last: a key's typed state holds a
-    // converter, and then its checks' own flag and a small default fill the padding after it.
+    // Stored: one function that hands out the others, then the one-byte flag. The built-in
+    // converters' function captures nothing (it is made where `Value` is concrete, and returns
+    // functions compiled for it), so a converter is 17 bytes and no allocation. Every key holds
+    // one, and a cold start creates every key: three stored closures and a type name were 48
+    // bytes more per key, about a page of new memory per 85 keys.
 
-    /// Converts a parsed value.
-    public let fromValue: @Sendable (ConfigValue) throws(ConversionError) -> Value
-    /// Coerces override text typed by a person.
-    public let fromText: @Sendable (String) throws(ConversionError) -> Value
-    /// Renders a value back, or `nil` when the type cannot be rendered (a `Decodable`-only type).
-    public let toValue: @Sendable (Value) -> ConfigValue?
-    /// The Swift type's name in messages, for example `Bool` or `Theme`.
-    public var typeName: String { namedType ?? nameOfType(Value.self) }
-    /// The name given at creation; nil names the type after `Value`, rendered only when a message
-    /// needs it (rendering a type's name is slow, and a cold start creates every key).
-    @usableFromInline let namedType: String?
+    /// Hands out the three functions and the type's name.
+    @usableFromInline let functions: @Sendable () -> ConverterFunctions<Value>
     /// Whether a client keeps a parsed candidate itself as the value's raw form, instead of
     /// rendering the typed value back with ``toValue`` (true for `Decodable` types: rendering them
     /// runs an encoder, which a cold start would otherwise run for every such key, and the
     /// candidate keeps the fields the type ignores).
     @usableFromInline let keepsCandidateAsRaw: Bool
+
+    /// Converts a parsed value.
+    @inlinable
+    public var fromValue: @Sendable (ConfigValue) throws(ConversionError) -> Value { functions().fromValue }
+    /// Coerces override text typed by a person.
+    @inlinable
+    public var fromText: @Sendable (String) throws(ConversionError) -> Value { functions().fromText }
+    /// Renders a value back, or `nil` when the type cannot be rendered (a `Decodable`-only type).
+    @inlinable
+    public var toValue: @Sendable (Value) -> ConfigValue? { functions().toValue }
+    /// The Swift type's name in messages, for example `Bool` or `Theme`.
+    ///
+    /// Rendered when a message needs it, unless the converter was given a name: rendering a
+    /// type's name is slow, and a cold start creates every key.
+    public var typeName: String { functions().namedType ?? nameOfType(Value.self) }
 
     /// Creates a converter from its three functions.
     @inlinable
@@ -33,7 +42,8 @@ public struct ValueConverter<Value: Sendable>: Sendable {
         fromText: @escaping @Sendable (String) throws(ConversionError) -> Value,
         toValue: @escaping @Sendable (Value) -> ConfigValue?
     ) {
-        self.init(namedType: typeName, fromValue: fromValue, fromText: fromText, toValue: toValue, keepsCandidateAsRaw: false)
+        let functions = ConverterFunctions(namedType: typeName, fromValue: fromValue, fromText: fromText, toValue: toValue)
+        self.init(functions: { functions }, keepsCandidateAsRaw: false)
     }
 
     /// Creates a converter whose ``typeName`` is `Value`'s own name.
@@ -43,19 +53,34 @@ public struct ValueConverter<Value: Sendable>: Sendable {
         fromText: @escaping @Sendable (String) throws(ConversionError) -> Value,
         toValue: @escaping @Sendable (Value) -> ConfigValue?
     ) {
-        self.init(namedType: nil, fromValue: fromValue, fromText: fromText, toValue: toValue, keepsCandidateAsRaw: false)
+        let functions = ConverterFunctions(namedType: nil, fromValue: fromValue, fromText: fromText, toValue: toValue)
+        self.init(functions: { functions }, keepsCandidateAsRaw: false)
     }
+
+    @inlinable
+    init(functions: @escaping @Sendable () -> ConverterFunctions<Value>, keepsCandidateAsRaw: Bool) {
+        self.functions = functions
+        self.keepsCandidateAsRaw = keepsCandidateAsRaw
+    }
+}
+
+/// What a ``ValueConverter`` hands out: its three functions and the name it was given.
+@usableFromInline
+struct ConverterFunctions<Value: Sendable>: Sendable {
+    /// The name given at creation; nil names the type after `Value`.
+    @usableFromInline let namedType: String?
+    @usableFromInline let fromValue: @Sendable (ConfigValue) throws(ConversionError) -> Value
+    @usableFromInline let fromText: @Sendable (String) throws(ConversionError) -> Value
+    @usableFromInline let toValue: @Sendable (Value) -> ConfigValue?
 
     @inlinable
     init(
         namedType: String?,
         fromValue: @escaping @Sendable (ConfigValue) throws(ConversionError) -> Value,
         fromText: @escaping @Sendable (String) throws(ConversionError) -> Value,
-        toValue: @escaping @Sendable (Value) -> ConfigValue?,
-        keepsCandidateAsRaw: Bool
+        toValue: @escaping @Sendable (Value) -> ConfigValue?
     ) {
         self.namedType = namedType
-        self.keepsCandidateAsRaw = keepsCandidateAsRaw
         self.fromValue = fromValue
         self.fromText = fromText
         self.toValue = toValue
@@ -67,10 +92,13 @@ extension ValueConverter where Value: ConfigValueConvertible {
     @inlinable
     public static var convertible: ValueConverter<Value> {
         ValueConverter(
-            typeName: Value.configTypeName,
-            fromValue: { (v: ConfigValue) throws(ConversionError) -> Value in try Value(configValue: v) },
-            fromText: { (t: String) throws(ConversionError) -> Value in try Value(configText: t) },
-            toValue: { $0.configValue })
+            functions: {
+                ConverterFunctions(
+                    namedType: Value.configTypeName,
+                    fromValue: { (v: ConfigValue) throws(ConversionError) -> Value in try Value(configValue: v) },
+                    fromText: { (t: String) throws(ConversionError) -> Value in try Value(configText: t) },
+                    toValue: { $0.configValue })
+            }, keepsCandidateAsRaw: false)
     }
 }
 
@@ -92,13 +120,17 @@ extension ValueConverter where Value: RawRepresentable, Value.RawValue: ConfigVa
             return v
         }
         return ValueConverter(
-            fromValue: { (v: ConfigValue) throws(ConversionError) -> Value in
-                try make(try Value.RawValue(configValue: v), found: { v.jsonText() })
-            },
-            fromText: { (t: String) throws(ConversionError) -> Value in
-                try make(try Value.RawValue(configText: t), found: { t })
-            },
-            toValue: { $0.rawValue.configValue })
+            functions: {
+                ConverterFunctions(
+                    namedType: nil,
+                    fromValue: { (v: ConfigValue) throws(ConversionError) -> Value in
+                        try make(try Value.RawValue(configValue: v), found: { v.jsonText() })
+                    },
+                    fromText: { (t: String) throws(ConversionError) -> Value in
+                        try make(try Value.RawValue(configText: t), found: { t })
+                    },
+                    toValue: { $0.rawValue.configValue })
+            }, keepsCandidateAsRaw: false)
     }
 }
 
@@ -110,32 +142,35 @@ extension ValueConverter where Value: Decodable {
     @inlinable
     public static var decodable: ValueConverter<Value> {
         ValueConverter(
-            namedType: nil,
-            fromValue: { (v: ConfigValue) throws(ConversionError) -> Value in
-                do throws(DecodingFailure) {
-                    return try ConfigValueDecoder().decode(Value.self, from: v)
-                } catch {
-                    throw ConversionError(
-                        expectedType: nameOfType(Value.self), found: v.jsonText(), reason: error.description)
-                }
-            },
-            fromText: { (t: String) throws(ConversionError) -> Value in
-                let parsed: ConfigValue
-                do throws(JSONParseError) {
-                    parsed = try JSONParser().parse(Data(t.utf8))
-                } catch {
-                    throw ConversionError(
-                        expectedType: nameOfType(Value.self), found: t, reason: "not valid JSON text: \(error)")
-                }
-                do throws(DecodingFailure) {
-                    return try ConfigValueDecoder().decode(Value.self, from: parsed)
-                } catch {
-                    throw ConversionError(expectedType: nameOfType(Value.self), found: t, reason: error.description)
-                }
-            },
-            toValue: { value in
-                guard let encodable = value as? any Encodable else { return nil }
-                return try? ConfigValueEncoder().encode(encodable)
+            functions: {
+                ConverterFunctions(
+                    namedType: nil,
+                    fromValue: { (v: ConfigValue) throws(ConversionError) -> Value in
+                        do throws(DecodingFailure) {
+                            return try ConfigValueDecoder().decode(Value.self, from: v)
+                        } catch {
+                            throw ConversionError(
+                                expectedType: nameOfType(Value.self), found: v.jsonText(), reason: error.description)
+                        }
+                    },
+                    fromText: { (t: String) throws(ConversionError) -> Value in
+                        let parsed: ConfigValue
+                        do throws(JSONParseError) {
+                            parsed = try JSONParser().parse(Data(t.utf8))
+                        } catch {
+                            throw ConversionError(
+                                expectedType: nameOfType(Value.self), found: t, reason: "not valid JSON text: \(error)")
+                        }
+                        do throws(DecodingFailure) {
+                            return try ConfigValueDecoder().decode(Value.self, from: parsed)
+                        } catch {
+                            throw ConversionError(expectedType: nameOfType(Value.self), found: t, reason: error.description)
+                        }
+                    },
+                    toValue: { value in
+                        guard let encodable = value as? any Encodable else { return nil }
+                        return try? ConfigValueEncoder().encode(encodable)
+                    })
             }, keepsCandidateAsRaw: true)
     }
 }
