@@ -32,8 +32,9 @@ func formatDecodeTimer(format which: String, parameters count: Int, rounds: Int)
     let startCPU = processCPUNanoseconds()
     for _ in 0..<rounds {
         let start = monotonicNanoseconds()
-        guard let values = try? format.decode(bytes), values.count == count || which == "template-parse"
-            || (which == "workload" && values.count == count + 1 + Workload.unregisteredCount)
+        guard let values = try? format.decode(bytes),
+            values.count == count || which == "template-parse"
+                || (which == "workload" && values.count == count + 1 + Workload.unregisteredCount)
         else {
             fail("a decode failed")
         }
