@@ -74,15 +74,27 @@ public struct CacheFileNames: Sendable, Hashable {
             prefix.unicodeScalars.append(keep ? scalar : "_")
         }
         if prefix.isEmpty { prefix = "_" }
-        let digest = SHA256Digest.hash(Array(canonical.utf8))
-        let digits = Array("0123456789abcdef".utf8)
-        var hash: [UInt8] = []
-        hash.reserveCapacity(32)
-        for byte in digest.prefix(16) {
-            hash.append(digits[Int(byte >> 4)])
-            hash.append(digits[Int(byte & 0x0F)])
+        // The hash's hex digits, made in stack buffers: a cache names its files before its first
+        // read at launch, where each heap array costs.
+        var bytes = canonical
+        let hash = bytes.withUTF8 { utf8 in
+            withUnsafeTemporaryAllocation(byteCount: SHA256Digest.length, alignment: 1) { digest in
+                SHA256Digest.hash(UnsafeRawBufferPointer(utf8), into: digest)
+                return String(unsafeUninitializedCapacity: 32) { out in
+                    for i in 0..<16 {
+                        out[2 * i] = hexDigit(digest[i] >> 4)
+                        out[2 * i + 1] = hexDigit(digest[i] & 0x0F)
+                    }
+                    return 32
+                }
+            }
         }
-        return prefix + "-" + String(decoding: hash, as: UTF8.self)
+        return prefix + "-" + hash
+    }
+
+    /// The lowercase hex digit of `nibble` (0–15), as an ASCII byte.
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// `value` in lowercase hex, left-padded with zeros to `digits`.

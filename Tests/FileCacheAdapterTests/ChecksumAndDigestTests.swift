@@ -51,4 +51,17 @@ struct ChecksumAndDigestTests {
             hex(SHA256Digest.hash([UInt8](repeating: 0x61, count: 1_000)))
                 == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
+
+    @Test(
+        "SHA-256 pads at the block boundaries: the length fits after 55 bytes, not after 56 or 63",
+        arguments: [
+            (55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"),
+            (63, "7d3e74a05d7db15bce4ad9ec0658ea98e3f06eeecf16b4c6fff2da457ddc2f34"),
+            (64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"),
+            (119, "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb"),
+            (120, "2f3d335432c70b580af0e8e1b3674a7c020d683aa5f73aaaedfdc55af904c21c"),
+        ])
+    func sha256BlockBoundaries(length: Int, expected: String) {
+        #expect(hex(SHA256Digest.hash([UInt8](repeating: 0x61, count: length))) == expected)
+    }
 }

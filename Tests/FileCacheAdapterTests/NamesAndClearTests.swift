@@ -45,6 +45,14 @@ struct NamesAndClearTests {
         }
     }
 
+    @Test("stems are part of the on-disk format: the same name gives the same files in every version")
+    func stemsAreStable() {
+        // The readable prefix, then the first 16 bytes of the SHA-256 of the NFC form, in hex.
+        #expect(CacheFileNames(name: "default").stem == "default-37a8eec1ce19687d132fe29051dca629")
+        #expect(CacheFileNames(name: "caf\u{E9}/../x").stem == "caf_____x-22bfb4937ffd155b42ff5b49f929ca6d")
+        #expect(CacheFileNames(name: "cafe\u{301}/../x").stem == "caf_____x-22bfb4937ffd155b42ff5b49f929ca6d")
+    }
+
     @Test("the directory's path is the URL's file-system path, without a trailing slash, for every form of URL")
     func directoryPaths() throws {
         let cwd = FileManager.default.currentDirectoryPath
