@@ -172,10 +172,8 @@ enum CacheFileReader {
         }
         var payload = Data()
         if payloadLength > 0 {
-            payload = Data(count: Int(payloadLength))
-            let readResult = payload.withUnsafeMutableBytes { file.read(into: $0) }
-            switch readResult {
-            case .success(let n) where n == Int(payloadLength): break
+            switch file.readData(count: Int(payloadLength)) {
+            case .success(let bytes) where bytes.count == Int(payloadLength): payload = bytes
             case .success: return damaged(.truncated, "it ended while its payload was being read")
             case .failure(let failure): return .failure(.failed(failure.cacheError(path: path)))
             }
