@@ -122,6 +122,26 @@ struct BuilderTests {
         #expect(client[one] == 1)
     }
 
+    @Test("after a merged duplicate, later keys still read their own values, by key and by name")
+    func duplicateInTheMiddle() async throws {
+        let first = ConfigKey("first", default: 0)
+        let second = ConfigKey("second", default: "")
+        let same = ConfigKey("first", default: 0)
+        let third = ConfigKey("third", default: false)
+        let client = try await RemoteConfigBuilder.testing(
+            fetcher: InMemoryFetcher(json: #"{"first": 1, "second": "two", "third": true}"#), clock: ManualClock(),
+            keys: [first, second, same, first, third]
+        ).build()
+        try await client.refresh(force: true)
+        #expect(client.registeredKeys.map(\.name) == ["first", "second", "third"])
+        #expect(client[first] == 1)
+        #expect(client[same] == 1)
+        #expect(client[second] == "two")
+        #expect(client[third] == true)
+        #expect(client.explain(name: "third").isRegistered)
+        #expect(client.explain(name: "third").value == "true")
+    }
+
     @Test("an invalid pattern rule is a configuration error")
     func invalidRule() async {
         let key = ConfigKey("code", default: "a", rules: [.pattern("([a-z")])

@@ -17,8 +17,11 @@ struct KeyRegistry: Sendable {
 
     /// Builds the registry, merging exact duplicates and refusing conflicting ones.
     init(keys: [KeyEntry]) throws(ConfigurationError) {
-        var entries: [KeyEntry] = []
-        entries.reserveCapacity(keys.count)
+        // The entries are the keys themselves (the same array, shared) until a duplicate is merged;
+        // only then is a list of the distinct ones made. A launch registers each key once, and
+        // copying a thousand references touches new memory for nothing.
+        var merged: [KeyEntry]?
+        var slotCount = 0
         var names = NameIndex(capacity: keys.count)
         // The identity table is filled as the keys are taken, so its bounds come first.
         var base = Int.max
@@ -29,10 +32,11 @@ struct KeyRegistry: Sendable {
         }
         if keys.isEmpty { (base, top) = (0, -1) }
         var table = [Int32](repeating: -1, count: top - base + 1)
-        for key in keys {
+        for (position, key) in keys.enumerated() {
             if let problem = Self.ruleProblem(key) { throw problem }
-            if let existing = names.insert(key.name, slot: entries.count, nameOf: { entries[$0].name }) {
-                let other = entries[existing]
+            let found = names.insert(key.name, slot: slotCount) { slot in (merged?[slot] ?? keys[slot]).name }
+            if let existing = found {
+                let other = merged?[existing] ?? keys[existing]
                 guard other.valueType == key.valueType else {
                     throw ConfigurationError(
                         .conflictingKey,
@@ -46,12 +50,15 @@ struct KeyRegistry: Sendable {
                     )
                 }
                 table[key.identity.rawValue - base] = Int32(existing)
+                // Up to here every key was distinct, so slots were positions.
+                if merged == nil { merged = Array(keys[..<position]) }
                 continue
             }
-            table[key.identity.rawValue - base] = Int32(entries.count)
-            entries.append(key)
+            table[key.identity.rawValue - base] = Int32(slotCount)
+            merged?.append(key)
+            slotCount += 1
         }
-        self.entries = entries
+        self.entries = merged ?? keys
         self.names = names
         self.slotByIdentity = table
         self.identityBase = base
