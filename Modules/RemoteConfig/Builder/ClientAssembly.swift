@@ -69,7 +69,7 @@ struct ClientAssembly {
 
         let resolver = Resolver(registry: registry)
         let initialState: ResolvedState
-        if snapshot != nil {
+        if case .some = snapshot {  // not `!= nil`: see `Resolver.SnapshotContext.init`
             // From the cache, the first state resolves each key when it is first read, and the whole
             // state in the background: the first read does not wait for a thousand conversions.
             let lazy = LazyResolution(resolver: resolver, snapshot: snapshot, overrides: layers, generation: 1) {
@@ -99,12 +99,28 @@ struct ClientAssembly {
                 let whole = first.materialized()
                 cell?.replace(first, with: whole)
             }
-            if !(onPlainThread && DetachedThread.run(finish)) {
-                let task = Task.detached(operation: finish)
-                client.bookkeeping.addCancel { task.cancel() }
-            }
+            if !(onPlainThread && DetachedThread.run(finish)) { Self.finishInTask(finish, of: client) }
         }
+        if !settings.overrideSources.isEmpty || settings.periodicInterval != nil {
+            startBackgroundTasks(of: client, engine: engine)
+        }
+        return client
+    }
 
+    // The two functions below are not inlined: tasks and async streams are types whose size the
+    // compiler does not know, so a function that holds one asks the runtime for their metadata on
+    // entry. Inlined into the build, that would be paid by every build, with tasks or not.
+
+    /// Finishes the first state in a detached task, cancelled with the client.
+    @inline(never)
+    private static func finishInTask(_ finish: @escaping @Sendable () -> Void, of client: RemoteConfigClient) {
+        let task = Task.detached(operation: finish)
+        client.bookkeeping.addCancel { task.cancel() }
+    }
+
+    /// Starts the tasks that observe the override sources and refresh periodically, cancelled with the client.
+    @inline(never)
+    private func startBackgroundTasks(of client: RemoteConfigClient, engine: RefreshEngine) {
         // Observe override changes; each new state re-resolves.
         for (position, source) in settings.overrideSources.enumerated() {
             let stream = source.changes(for: descriptors)
@@ -134,6 +150,5 @@ struct ClientAssembly {
             }
             client.bookkeeping.addCancel { task.cancel() }
         }
-        return client
     }
 }

@@ -25,8 +25,14 @@ final class LazyResolution: @unchecked Sendable {
     private let generation: UInt64
     private let onFinished: @Sendable (Resolver.Output) -> Void
     private let lock = NSLock()
-    /// Boxes resolved one at a time, by slot.
-    private var boxes: [(any AnyObject & Sendable)?]
+    /// Boxes resolved one at a time, by slot; ``unresolved`` where none is yet.
+    ///
+    /// Not an array of optionals: its element type would be one more generic type the runtime makes
+    /// at launch, and a state's boxes are an array of this type anyway.
+    private var boxes: ContiguousArray<any AnyObject & Sendable>
+    /// Stands in the slots of ``boxes`` not resolved yet.
+    private static let unresolved = Unresolved()
+    private final class Unresolved: Sendable {}
     /// The whole resolution, once made.
     private var full: Resolver.Output?
 
@@ -41,7 +47,7 @@ final class LazyResolution: @unchecked Sendable {
         self.overrides = overrides
         self.generation = generation
         self.onFinished = onFinished
-        self.boxes = Array(repeating: nil, count: resolver.registry.entries.count)
+        self.boxes = ContiguousArray(repeating: Self.unresolved, count: resolver.registry.entries.count)
     }
 
     /// The value of the key in `slot`, resolving that key alone the first time.
@@ -55,7 +61,8 @@ final class LazyResolution: @unchecked Sendable {
             lock.unlock()
             return full.state.boxes[slot]
         }
-        if let box = boxes[slot] {
+        if boxes[slot] !== Self.unresolved {
+            let box = boxes[slot]
             lock.unlock()
             return box
         }
@@ -66,7 +73,7 @@ final class LazyResolution: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let full { return full.state.boxes[slot] }
-        if let box = boxes[slot] { return box }
+        if boxes[slot] !== Self.unresolved { return boxes[slot] }
         boxes[slot] = resolved
         return resolved
     }

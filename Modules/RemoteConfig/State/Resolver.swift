@@ -34,7 +34,9 @@ struct Resolver: Sendable {
         init(_ snapshot: ConfigSnapshot?) {
             self.snapshot = snapshot
             source = snapshot?.metadata.source ?? ""
-            origin = snapshot == nil ? "snapshot" : "snapshot \(source)"
+            // `if case`, not `== nil`: comparing two optional snapshots goes through a helper that
+            // needs the metadata of a tuple of them, made at run time on first use (at launch).
+            if case .some = snapshot { origin = "snapshot \(source)" } else { origin = "snapshot" }
             layer = ValueLayer.snapshot(source: source)
         }
 

@@ -89,10 +89,20 @@ final class Broadcaster<Element: Sendable>: @unchecked Sendable {
     /// Sends `element` to every subscriber and handler.
     func send(_ element: Element) {
         lock.lock()
-        guard let table else {
-            lock.unlock()
-            return
-        }
+        let table = self.table
+        lock.unlock()
+        guard let table else { return }
+        deliver(element, to: table)
+    }
+
+    /// Hands `element` to the subscribers in `table`.
+    ///
+    /// Not inlined: a stream's continuation is a type whose size the compiler does not know, so a
+    /// function that holds one asks the runtime for its metadata on entry. Inlined into `send`, and
+    /// `send` into the client's build, that would be paid by every build, subscriber or not.
+    @inline(never)
+    private func deliver(_ element: Element, to table: Table) {
+        lock.lock()
         let streams = Array(table.streams.values)
         let handlers = Array(table.handlers.values)
         lock.unlock()
