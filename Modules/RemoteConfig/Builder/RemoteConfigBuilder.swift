@@ -245,6 +245,8 @@ public struct RemoteConfigBuilder: Sendable {
 
     /// Every override source as one that answers synchronously, in order.
     private func synchronousOverrideSources() throws(ConfigError) -> [any SynchronousOverrideSource] {
+        // Without sources, no array is made: its element type is one the runtime would make at launch.
+        if settings.overrideSources.isEmpty { return [] }
         var found: [any SynchronousOverrideSource] = []
         found.reserveCapacity(settings.overrideSources.count)
         for (source, synchronous) in zip(settings.overrideSources, synchronousSources) {
