@@ -110,11 +110,6 @@ private struct Reader {
         self.raw = UnsafeRawBufferPointer(bytes)
         self.count = bytes.count
         self.maxDepth = maxDepth
-        // A member takes at least 5 bytes (`"":0,`) and usually 15–30: room for one per 12 bytes
-        // means a large nested object (a Firebase template's parameters) fills the stack without
-        // regrowing it (each regrowth copies every member so far and touches new pages). Reserved
-        // pages that are never written cost nothing.
-        members.reserveCapacity(min(bytes.count / 12, 1 << 16))
     }
 
     @inline(__always)
@@ -318,6 +313,15 @@ private struct Reader {
 
     /// Reads `"key" :` inside an object and pushes the member, its value pending.
     mutating func readKeyAndColon() throws(JSONParseError) {
+        if members.capacity == 0 {
+            // Made by the first nested object's first member, not before: the outermost object's
+            // members go straight into their dictionary, so a flat payload never needs this stack.
+            // A member takes at least 5 bytes (`"":0,`) and usually 15–30: room for one per 12
+            // bytes left means a large nested object (a Firebase template's parameters) fills the
+            // stack without regrowing it (each regrowth copies every member so far and touches new
+            // pages). Reserved pages that are never written cost nothing.
+            members.reserveCapacity(min((count - index) / 12 + 1, 1 << 16))
+        }
         let (key, keyOffset) = try readKey()
         members.append(Member(key: key, offset: keyOffset, value: .null))
     }
