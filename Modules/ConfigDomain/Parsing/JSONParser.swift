@@ -280,31 +280,33 @@ private struct Reader {
         var depth = 0
         var commas = 0
         while position < count {
-            let scanned = position &- start
-            if scanned > 1_024, scanned > 64 &* (commas &+ 1) { return nil }
-            switch bytes[position] {
-            case UInt8(ascii: "\""):
-                position += 1
-                // Eight bytes at a time to the closing quote or a backslash, then byte by byte.
-                while position &+ 8 <= count {
-                    let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-                    let quote = word ^ (ones &* 0x22)
-                    let backslash = word ^ (ones &* 0x5C)
-                    if (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highBits != 0 { break }
-                    position &+= 8
+            // Most bytes here are none of the kinds below: four tests each. The budget is checked
+            // at each string, comma and opening bracket, which every large member has often enough.
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: ",") || byte | 0x20 == UInt8(ascii: "{") {
+                let scanned = position &- start
+                if scanned > 1_024, scanned > 64 &* (commas &+ 1) { return nil }
+                if byte == UInt8(ascii: ",") {
+                    if depth == 0 { commas += 1 }
+                } else if byte != UInt8(ascii: "\"") {
+                    depth += 1  // `{` or `[`
+                } else {
+                    position += 1
+                    // Eight bytes at a time to the closing quote or a backslash, then byte by byte.
+                    while position &+ 8 <= count {
+                        let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                        let quote = word ^ (ones &* 0x22)
+                        let backslash = word ^ (ones &* 0x5C)
+                        if (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highBits != 0 { break }
+                        position &+= 8
+                    }
+                    while position < count, bytes[position] != UInt8(ascii: "\"") {
+                        position += bytes[position] == UInt8(ascii: "\\") ? 2 : 1
+                    }
                 }
-                while position < count, bytes[position] != UInt8(ascii: "\"") {
-                    position += bytes[position] == UInt8(ascii: "\\") ? 2 : 1
-                }
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+            } else if byte | 0x20 == UInt8(ascii: "}") {  // `}` or `]`
                 if depth == 0 { return commas + 1 }
                 depth -= 1
-            case UInt8(ascii: ","):
-                if depth == 0 { commas += 1 }
-            default:
-                break
             }
             position += 1
         }
