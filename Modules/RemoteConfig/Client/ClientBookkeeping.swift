@@ -24,8 +24,9 @@ final class ClientBookkeeping: @unchecked Sendable {
     func takeCancels() -> [@Sendable () -> Void] {
         lock.lock()
         defer { lock.unlock() }
-        defer { cancels.removeAll() }
-        return cancels
+        let taken = cancels
+        cancels.removeAll()
+        return taken
     }
 
     /// Whether `name` is reported for the first time (and notes it).

@@ -26,25 +26,36 @@ struct NameIndex: Sendable {
     ///
     /// - Parameter nameOf: the name of a slot already in the index.
     mutating func insert(_ name: String, slot: Int, nameOf: (Int) -> String) -> Int? {
-        var bucket = Self.hash(name) & mask
-        while true {
-            let existing = buckets[bucket]
-            if existing < 0 {
-                buckets[bucket] = Int32(truncatingIfNeeded: slot)
-                return nil
-            }
-            if nameOf(Int(existing)) == name { return Int(existing) }
-            bucket = (bucket + 1) & mask
+        switch find(name, nameOf: nameOf) {
+        case .found(let existing): return existing
+        case .free(let bucket):
+            buckets[bucket] = Int32(truncatingIfNeeded: slot)
+            return nil
         }
     }
 
     /// The slot of `name`, or nil when no registered key has that name.
     func slot(of name: String, nameOf: (Int) -> String) -> Int? {
+        if case .found(let slot) = find(name, nameOf: nameOf) { return slot }
+        return nil
+    }
+
+    /// Where a probe for a name ended.
+    private enum Probe {
+        /// The name's slot.
+        case found(Int)
+        /// The empty bucket where the name would go.
+        case free(Int)
+    }
+
+    /// Walks the name's run of occupied buckets to its slot or to the first empty bucket.
+    @inline(__always)
+    private func find(_ name: String, nameOf: (Int) -> String) -> Probe {
         var bucket = Self.hash(name) & mask
         while true {
             let existing = buckets[bucket]
-            if existing < 0 { return nil }
-            if nameOf(Int(existing)) == name { return Int(existing) }
+            if existing < 0 { return .free(bucket) }
+            if nameOf(Int(existing)) == name { return .found(Int(existing)) }
             bucket = (bucket + 1) & mask
         }
     }

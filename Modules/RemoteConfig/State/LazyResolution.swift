@@ -61,8 +61,8 @@ final class LazyResolution: @unchecked Sendable {
             lock.unlock()
             return full.state.boxes[slot]
         }
-        if boxes[slot] !== Self.unresolved {
-            let box = boxes[slot]
+        let box = boxes[slot]
+        if box !== Self.unresolved {
             lock.unlock()
             return box
         }
@@ -73,7 +73,8 @@ final class LazyResolution: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let full { return full.state.boxes[slot] }
-        if boxes[slot] !== Self.unresolved { return boxes[slot] }
+        let stored = boxes[slot]
+        if stored !== Self.unresolved { return stored }
         boxes[slot] = resolved
         return resolved
     }
