@@ -4,20 +4,20 @@ WERROR := -Xswiftc -warnings-as-errors
 # Tests run in parallel. Almost all are Swift Testing; the example adapter also shows its contract run from XCTest.
 TEST_FLAGS :=
 
-.PHONY: all build test test-unit test-integration test-tsan demo bench bench-probe bench-check bench-baseline docs format lint check-deps clean
+.PHONY: all build test test-unit test-integration test-tsan demo bench bench-probe bench-check bench-baseline docs format lint clean
 
 all: build
 
 build:
 	$(SWIFT) build $(WERROR)
 
-## The dependency rule, the client's tests under the thread sanitizer, then every unit and integration
-## test with warnings as errors (last, so the run ends with the whole suite's summary).
-test: check-deps test-tsan
+## The client's tests under the thread sanitizer, then every unit and integration test (the dependency rule is one of them)
+## with warnings as errors (last, so the run ends with the whole suite's summary).
+test: test-tsan
 	$(SWIFT) build --build-tests $(WERROR)
 	$(SWIFT) test --skip-build $(TEST_FLAGS)
 
-test-unit: check-deps
+test-unit:
 	$(SWIFT) test $(WERROR) $(TEST_FLAGS) --skip IntegrationTests
 
 test-integration:
@@ -26,9 +26,6 @@ test-integration:
 ## RemoteConfig tests under the thread sanitizer, in their own build folder.
 test-tsan:
 	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread $(WERROR) $(TEST_FLAGS) --filter RemoteConfigTests
-
-check-deps:
-	bash scripts/check-dependency-rule.sh .
 
 ## The whole story, end to end, on an embedded server.
 demo:

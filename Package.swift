@@ -2,12 +2,12 @@
 // The whole library lives in this one package: one target per layer under `Modules/`,
 // unit tests under `Tests/`, integration tests, tools and benchmarks under `Integration/`.
 //
-// Dependency rule (checked by `scripts/check-dependency-rule.sh` and a test):
+// Dependency rule (stated once, in Tests/ConfigPortsTests/DependencyRuleTests.swift):
 //   ConfigDomain  -> Foundation only
 //   ConfigPorts   -> ConfigDomain
 //   adapters      -> ConfigPorts, ConfigDomain (never another adapter, never RemoteConfig)
-//   RemoteConfig  -> ConfigPorts, ConfigDomain, and Apple's swift-atomics (Atomics) for the lock-free read path
-// Library products depend on no other third-party package. Tools and tests may.
+//   RemoteConfig  -> ConfigPorts, ConfigDomain
+// Library products depend on no third-party package. Tools and test targets may.
 import Foundation
 import PackageDescription
 
@@ -31,6 +31,7 @@ var package = Package(
         .library(name: "HTTPAdapter", targets: ["HTTPAdapter"]),
         .library(name: "FileCacheAdapter", targets: ["FileCacheAdapter"]),
         .library(name: "EnvAdapter", targets: ["EnvAdapter"]),
+        .library(name: "FirebaseFormat", targets: ["FirebaseFormat"]),
         .library(name: "TestDoubles", targets: ["TestDoubles"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .executable(name: "remote-config", targets: ["RemoteConfigCLI"]),
@@ -38,8 +39,6 @@ var package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
-        // The one library dependency: the read path's stamp load (see Modules/RemoteConfig/State/StateCell.swift).
-        .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
     ],
     targets: [
         // MARK: Library modules (no third-party dependencies)
@@ -51,19 +50,21 @@ var package = Package(
             exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
         .target(name: "EnvAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/EnvAdapter", swiftSettings: swiftSettings),
         .target(
+            name: "FirebaseFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/FirebaseFormat",
+            swiftSettings: swiftSettings),
+        .target(
             name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
             swiftSettings: swiftSettings),
         .target(
             name: "RemoteConfig",
-            dependencies: ["ConfigDomain", "ConfigPorts", .product(name: "Atomics", package: "swift-atomics")],
-            path: "Modules/RemoteConfig", swiftSettings: swiftSettings),
+            dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/RemoteConfig", swiftSettings: swiftSettings),
 
         // MARK: Tools
         .executableTarget(
             name: "RemoteConfigCLI",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FirebaseFormat", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             path: "Integration/CLI", exclude: ["README.md"], resources: [.copy("Examples")], swiftSettings: swiftSettings),
@@ -98,6 +99,8 @@ var package = Package(
 
         // MARK: Unit tests
         .testTarget(name: "ConfigDomainTests", dependencies: ["ConfigDomain"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FirebaseFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "FirebaseFormat"], swiftSettings: swiftSettings),
         .testTarget(name: "ConfigPortsTests", dependencies: ["ConfigDomain", "ConfigPorts", "TestDoubles"], swiftSettings: swiftSettings),
         .testTarget(name: "TestDoublesTests", dependencies: ["ConfigDomain", "ConfigPorts", "TestDoubles"], swiftSettings: swiftSettings),
         .testTarget(

@@ -8,14 +8,15 @@ import Foundation
 /// and validates them with each key's own rules, so an override can never set a value a rule rejects.
 ///
 /// The contract (checked by `OverrideSourceContract` in `TestDoubles`):
-/// - ``overrides(for:)`` returns the current values and any problems, never throws.
+/// - ``overrides(for:)`` returns the current values and any problems on the calling thread, and
+///   never throws (a client is built, overrides applied, without `await`).
 /// - ``changes(for:)`` yields the current state first, then a new state after each change,
 ///   and finishes when the consuming task is cancelled.
 public protocol OverrideSource: Sendable {
     /// A short name for provenance, for example `environment` or `launch arguments`.
     var name: String { get }
     /// The current overrides for the given keys.
-    func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot
+    func overrides(for keys: [KeyDescriptor]) -> OverrideSnapshot
     /// The current overrides, then each new state after a change.
     func changes(for keys: [KeyDescriptor]) -> AsyncStream<OverrideSnapshot>
 }
@@ -24,12 +25,8 @@ extension OverrideSource {
     /// A source that never changes: yields its current state once and finishes.
     public func changes(for keys: [KeyDescriptor]) -> AsyncStream<OverrideSnapshot> {
         AsyncStream { continuation in
-            let task = Task {
-                let current = await self.overrides(for: keys)
-                continuation.yield(current)
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
+            continuation.yield(overrides(for: keys))
+            continuation.finish()
         }
     }
 }

@@ -4,27 +4,28 @@ import Foundation
 /// Keeps fetched payloads across launches, several named configurations per cache.
 ///
 /// The contract (checked by `SnapshotCacheContract` in `TestDoubles`):
-/// - ``load(_:slot:)`` never throws: damaged or foreign data is ``CacheLoadResult/unreadable(_:)``
-///   (which the client treats as a miss and reports), never a crash.
+/// - ``load(_:slot:)`` answers on the calling thread and never throws: damaged or foreign data is
+///   ``CacheLoadResult/unreadable(_:)`` (which the client treats as a miss and reports), never a
+///   crash. It is synchronous so that a client can be built, with its cached values, by launch
+///   code that cannot `await` (a SwiftUI `App.init`); it should cost one small read.
 /// - ``store(_:as:slot:)`` is atomic: a concurrent or later load sees the old snapshot or the
 ///   new one, whole, never a mix, even across a crash.
 /// - ``renew(_:for:)`` replaces only the metadata of the active snapshot (after a 304); the
-///   payload bytes are not rewritten.
+///   payload bytes are not rewritten. With no active snapshot stored (the OS purged the cache),
+///   it throws ``CacheError`` `.notFound`, and the client fetches the payload again to repair it.
 /// - The ``CacheSlot/pending`` slot holds a snapshot waiting for the next launch;
 ///   ``promotePending(_:)`` makes it active atomically.
 /// - Names are independent: storing `a` never changes `b`.
-/// - Safe to call from many tasks at once. I/O never runs on a reader's thread. (A cache that can
-///   also load on the caller's thread, for a client built at launch, adopts
-///   ``SynchronousSnapshotCache`` as well.)
+/// - Safe to call from many tasks at once.
 public protocol SnapshotCache: Sendable {
     /// Loads the snapshot stored under `name` in `slot`.
-    func load(_ name: String, slot: CacheSlot) async -> CacheLoadResult
+    func load(_ name: String, slot: CacheSlot) -> CacheLoadResult
     /// Stores `snapshot` under `name` in `slot`, replacing what was there atomically.
     func store(_ snapshot: CachedSnapshot, as name: String, slot: CacheSlot) async throws(CacheError)
     /// Replaces the metadata of the active snapshot under `name`, keeping its payload.
     func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError)
     /// Makes the pending snapshot under `name` the active one; `false` when there was none.
-    func promotePending(_ name: String) async throws(CacheError) -> Bool
+    func promotePending(_ name: String) throws(CacheError) -> Bool
     /// Removes both slots of `name`.
     func clear(_ name: String) async throws(CacheError)
 }

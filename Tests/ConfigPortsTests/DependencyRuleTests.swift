@@ -1,29 +1,89 @@
+// THE DEPENDENCY RULE. This file is its one statement; Package.swift and the docs point here.
+//
+// Every folder under Modules/ is one library module. Each may import only:
+//
+//   ConfigDomain   Foundation. The pure domain: keys, values, rules, errors.
+//   ConfigPorts    platform modules and ConfigDomain. The protocols adapters implement, and `Locked`.
+//   RemoteConfig   platform modules, ConfigDomain and ConfigPorts, plus the toolchain's Synchronization for
+//                  the read path's atomic. The client never imports an adapter: the app hands it adapters
+//                  through the ports.
+//   TestDoubles    platform modules, ConfigDomain, ConfigPorts, and Testing (for ContractReport.recordIssues).
+//   any other      is an adapter (HTTPAdapter, FileCacheAdapter, EnvAdapter, FirebaseFormat, and every
+//                  adapter added later): platform modules, ConfigDomain and ConfigPorts. An adapter never
+//                  imports another adapter, nor RemoteConfig.
+//
+// "Platform modules" are those of the operating system, Foundation and Dispatch, listed in `platform`
+// below; never a package.
+// In Package.swift, a library target depends only on the package modules it may import, and never on a
+// third-party package.
+// Tests/TestSupport, shared by the test targets, may import platform modules, FlyingFox and the two core
+// modules. It is not a product, and no library module imports it.
 import Foundation
 import Testing
 
-/// The dependency rule, checked from the tests too: each library module imports only what it may.
 @Suite("Dependency rule")
 struct DependencyRuleTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    /// The repository: the nearest folder above this file (symbolic links resolved) that holds `Package.swift` and `Modules`.
+    static let root: URL = {
+        let file = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
+        var folder = file.deletingLastPathComponent()
+        while folder.pathComponents.count > 1 {
+            let manifest = folder.appendingPathComponent("Package.swift").path
+            let modules = folder.appendingPathComponent("Modules").path
+            if FileManager.default.fileExists(atPath: manifest) && FileManager.default.fileExists(atPath: modules) {
+                return folder
+            }
+            folder = folder.deletingLastPathComponent()
+        }
+        return file.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }()
 
+    /// The modules of the operating system, Foundation and the Swift toolchain.
     static let platform: Set<String> = [
         "Foundation", "FoundationNetworking", "FoundationEssentials", "Glibc", "Darwin", "Musl", "Android", "WinSDK",
         "ucrt", "Dispatch", "os", "Security",
     ]
 
-    static let allowed: [String: Set<String>] = [
+    /// The two modules every other module builds on.
+    static let core: Set<String> = ["ConfigDomain", "ConfigPorts"]
+
+    /// What the modules that are not adapters may import.
+    static let rules: [String: Set<String>] = [
         "ConfigDomain": ["Foundation", "FoundationEssentials"],
         "ConfigPorts": platform.union(["ConfigDomain"]),
-        "HTTPAdapter": platform.union(["ConfigDomain", "ConfigPorts"]),
-        "FileCacheAdapter": platform.union(["ConfigDomain", "ConfigPorts"]),
-        "EnvAdapter": platform.union(["ConfigDomain", "ConfigPorts"]),
-        "TestDoubles": platform.union(["ConfigDomain", "ConfigPorts", "Testing"]),
-        "RemoteConfig": platform.union(["ConfigDomain", "ConfigPorts", "Atomics"]),  // swift-atomics: the lock-free read path
+        // Synchronization (the toolchain's) for the read path's atomic version only, in State/StateCell.swift.
+        "RemoteConfig": platform.union(core).union(["Synchronization"]),
+        "TestDoubles": platform.union(core).union(["Testing"]),
     ]
 
+    /// The adapters today. Any other folder under Modules/ is an adapter too; these are listed so
+    /// that the tests notice when they look in the wrong place and find none.
+    static let knownAdapters: Set<String> = ["HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat"]
+
     /// What the shared test-support target (Tests/TestSupport, not a product) may import: FlyingFox, as tests may.
-    static let testSupportAllowed = platform.union(["FlyingFox", "FlyingSocks", "ConfigDomain", "ConfigPorts"])
+    static let testSupportAllowed = platform.union(["FlyingFox", "FlyingSocks"]).union(core)
+
+    /// The name of every folder under Modules/, sorted.
+    static let modules: [String] = {
+        let folder = root.appendingPathComponent("Modules")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { name in
+            var isDirectory: ObjCBool = false
+            let path = folder.appendingPathComponent(name).path
+            return !name.hasPrefix(".") && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+                && isDirectory.boolValue
+        }.sorted()
+    }()
+
+    /// The modules under Modules/ that are adapters: every one without a rule of its own.
+    static var adapters: [String] { modules.filter { rules[$0] == nil } }
+
+    /// What `module` may import: its rule, or, for an adapter, platform modules, the core modules and itself.
+    static func allowedImports(of module: String) -> Set<String> {
+        rules[module] ?? platform.union(core).union([module])
+    }
+
+    // MARK: Reading imports
 
     /// The module named by an import line, or nil when the line is not an import.
     static func importedModule(_ line: String) -> String? {
@@ -54,14 +114,109 @@ struct DependencyRuleTests {
         return found
     }
 
-    @Test("every library module imports only what the rule allows", arguments: allowed.keys.sorted())
+    // MARK: Reading Package.swift
+
+    /// A target declared with `.target(` in Package.swift: its path and the quoted names in its dependencies.
+    struct DeclaredTarget {
+        /// The `path:` argument, for example `Modules/EnvAdapter`.
+        var path: String
+        /// Every quoted name in `dependencies: [...]`: modules, and the names inside `.product(...)`.
+        var dependencies: [String]
+        /// Whether the dependencies include a package product (a third-party package).
+        var dependsOnAProduct: Bool
+    }
+
+    /// The text inside the bracket `text` starts with (`(` or `[`) and its matching closing bracket.
+    static func enclosed(_ text: Substring) -> Substring? {
+        guard let open = text.first, let close = ["(": Character(")"), "[": Character("]")][open] else { return nil }
+        var depth = 0
+        for index in text.indices {
+            if text[index] == open { depth += 1 }
+            if text[index] == close { depth -= 1 }
+            if depth == 0 { return text[text.index(after: text.startIndex)..<index] }
+        }
+        return nil
+    }
+
+    /// The quoted string that follows `label` (for example `path: "`) in `text`, if any.
+    static func quoted(after label: String, in text: Substring) -> String? {
+        guard let start = text.range(of: label)?.upperBound else { return nil }
+        return text[start...].split(separator: "\"", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+    }
+
+    /// Every `.target(...)` declaration of `manifest` (library and support targets, not executables or tests).
+    static func declaredTargets(in manifest: String) -> [DeclaredTarget] {
+        var targets: [DeclaredTarget] = []
+        var rest = manifest[...]
+        while let marker = rest.range(of: ".target(") {
+            let fromParenthesis = rest[rest.index(before: marker.upperBound)...]
+            guard let declaration = enclosed(fromParenthesis) else { break }
+            rest = rest[declaration.endIndex...]
+            guard let path = quoted(after: "path: \"", in: declaration) else { continue }
+            var dependencies: Substring = ""
+            if let label = declaration.range(of: "dependencies: ") {
+                dependencies = enclosed(declaration[label.upperBound...]) ?? ""
+            }
+            // Splitting at quotes puts every quoted name at an odd position.
+            let parts = dependencies.split(separator: "\"", omittingEmptySubsequences: false)
+            let names = parts.indices.filter { $0 % 2 == 1 }.map { String(parts[$0]) }
+            targets.append(
+                DeclaredTarget(path: path, dependencies: names, dependsOnAProduct: dependencies.contains(".product(")))
+        }
+        return targets
+    }
+
+    /// The text of the repository's Package.swift.
+    static func manifest() throws -> String {
+        try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    }
+
+    // MARK: The rule
+
+    @Test("every folder under Modules/ imports only what the rule allows it", arguments: modules)
     func moduleImports(_ module: String) throws {
         let found = try Self.imports(under: Self.root.appendingPathComponent("Modules").appendingPathComponent(module))
+        let allowed = Self.allowedImports(of: module)
         for (file, imported) in found {
-            #expect(Self.allowed[module]?.contains(imported) == true, "\(file): \(module) must not import \(imported)")
+            #expect(
+                allowed.contains(imported),
+                "\(file): \(module) must not import \(imported) (allowed: \(allowed.sorted().joined(separator: ", ")))")
         }
         #expect(!found.isEmpty)
     }
+
+    @Test("no adapter imports another adapter or RemoteConfig", arguments: adapters)
+    func adapterStaysApart(_ adapter: String) throws {
+        let others = Set(Self.modules).subtracting(Self.core).subtracting([adapter])
+        let found = try Self.imports(under: Self.root.appendingPathComponent("Modules").appendingPathComponent(adapter))
+        let violations = found.filter { others.contains($0.module) }.map { "\($0.file) imports \($0.module)" }
+        #expect(violations.isEmpty, "the adapter \(adapter) must depend only on ConfigDomain and ConfigPorts: \(violations)")
+        #expect(!found.isEmpty)
+    }
+
+    @Test("the tests find every module: the core, RemoteConfig, TestDoubles and the known adapters")
+    func everyKnownModuleIsFound() {
+        let expected = Set(Self.rules.keys).union(Self.knownAdapters)
+        #expect(
+            expected.isSubset(of: Self.modules),
+            "found \(Self.modules) under \(Self.root.path)/Modules; missing \(expected.subtracting(Self.modules).sorted())")
+    }
+
+    @Test("Package.swift gives each library module only the package modules it may import, and no third-party package")
+    func manifestDependencies() throws {
+        let targets = try Self.declaredTargets(in: Self.manifest())
+        for module in Self.modules {
+            guard let target = targets.first(where: { $0.path == "Modules/\(module)" }) else {
+                Issue.record("Package.swift declares no .target with path \"Modules/\(module)\"")
+                continue
+            }
+            #expect(!target.dependsOnAProduct, "\(module) depends on a package product; library targets must not")
+            let forbidden = Set(target.dependencies).subtracting(Self.allowedImports(of: module))
+            #expect(forbidden.isEmpty, "\(module) depends on \(forbidden.sorted()) in Package.swift")
+        }
+    }
+
+    // MARK: Test support
 
     @Test("the shared test-support target imports only platform modules, FlyingFox and the core modules")
     func testSupportImports() throws {
@@ -72,14 +227,21 @@ struct DependencyRuleTests {
         #expect(found.contains { $0.module == "FlyingFox" })
     }
 
-    @Test("no library product contains the test-support target, and no library module may import it")
+    @Test("no library product contains the test-support target, and it depends only on what it may import")
     func testSupportIsNotALibrary() throws {
-        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let manifest = try Self.manifest()
         let products = manifest.split(separator: "\n").filter { $0.contains(".library(") }
-        #expect(products.count == Self.allowed.count, "one library product per module: \(products)")
+        #expect(products.count == Self.modules.count, "one library product per module: \(products)")
         #expect(!products.contains { $0.contains("TestSupport") })
-        #expect(Self.allowed.values.allSatisfy { !$0.contains("TestSupport") })
+        #expect(Self.modules.allSatisfy { !Self.allowedImports(of: $0).contains("TestSupport") })
+        let support = try #require(
+            Self.declaredTargets(in: manifest).first { $0.path == "Tests/TestSupport" },
+            "TestSupport must be a plain .target with path \"Tests/TestSupport\"")
+        let forbidden = Set(support.dependencies).subtracting(Self.testSupportAllowed)
+        #expect(forbidden.isEmpty, "TestSupport depends on \(forbidden.sorted()) in Package.swift")
     }
+
+    // MARK: The readers themselves
 
     @Test("the import-line reader understands every import form")
     func importForms() {
@@ -91,9 +253,26 @@ struct DependencyRuleTests {
         #expect(Self.importedModule("let important = 1") == nil)
     }
 
-    @Test("every module directory has a rule")
-    func everyModuleHasARule() throws {
-        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Modules").path)
-        #expect(Set(modules.filter { !$0.hasPrefix(".") }) == Set(Self.allowed.keys))
+    @Test("the manifest reader finds each target's path, dependencies and products")
+    func manifestReader() {
+        let manifest = """
+            .target(name: "A", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/A", swiftSettings: s),
+            .target(
+                name: "B", dependencies: [.product(name: "Atomics", package: "swift-atomics")], path: "Modules/B",
+                exclude: ["FORMAT.md"]),
+            .executableTarget(name: "Tool", dependencies: ["A", "B"], path: "Tools/Tool"),
+            .target(name: "C", path: "Modules/C"),
+            """
+        let targets = Self.declaredTargets(in: manifest)
+        #expect(targets.map(\.path) == ["Modules/A", "Modules/B", "Modules/C"])
+        #expect(targets.map(\.dependencies) == [["ConfigDomain", "ConfigPorts"], ["Atomics", "swift-atomics"], []])
+        #expect(targets.map(\.dependsOnAProduct) == [false, true, false])
+    }
+
+    @Test("an adapter may import the core modules and nothing else of the package")
+    func adapterRule() {
+        let allowed = Self.allowedImports(of: "SomeFutureAdapter")
+        #expect(allowed.isSuperset(of: Self.core.union(["Foundation", "SomeFutureAdapter"])))
+        #expect(allowed.isDisjoint(with: ["RemoteConfig", "TestDoubles", "HTTPAdapter", "Atomics", "TestSupport"]))
     }
 }

@@ -8,7 +8,7 @@ struct PortDefaultsTests {
     /// An override source that implements only `overrides(for:)`.
     struct FixedSource: OverrideSource {
         let name = "fixed"
-        func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot {
+        func overrides(for keys: [KeyDescriptor]) -> OverrideSnapshot {
             OverrideSnapshot(values: ["a": OverrideValue(.text("1"), origin: "fixed:a")], problems: ["note"])
         }
     }
@@ -62,19 +62,10 @@ struct PortDefaultsTests {
         #expect(CacheSlot.allCases == [.active, .pending])
     }
 
-    final class Box: @unchecked Sendable {
-        // @unchecked Sendable: `storage` is only touched while holding `lock`.
-        private let lock = NSLock()
-        private var storage: [ConfigEvent] = []
-        func add(_ event: ConfigEvent) {
-            lock.lock()
-            storage.append(event)
-            lock.unlock()
-        }
-        var events: [ConfigEvent] {
-            lock.lock()
-            defer { lock.unlock() }
-            return storage
-        }
+    /// The events a closure observer forwarded, kept under a lock.
+    final class Box: Sendable {
+        private let storage = Locked<[ConfigEvent]>([])
+        func add(_ event: ConfigEvent) { storage.withLock { $0.append(event) } }
+        var events: [ConfigEvent] { storage.current }
     }
 }

@@ -1,3 +1,5 @@
+import ConfigDomain
+import ConfigPorts
 import Foundation
 
 /// Reads a Firebase Remote Config template, as exported from the Firebase console or returned by
@@ -161,22 +163,20 @@ public struct FirebaseTemplateFormat: PayloadFormat {
         }
 
         // A name used twice is ambiguous: every occurrence is dropped, reported once where it first
-        // appears. Names are unique within one object, so only a template with two sections can repeat one.
+        // appears. Names are unique within one object, so only two sections can repeat one.
+        var names: Set<String> = []
         var duplicates: Set<String> = []
-        if sections.lazy.filter({ !$0.members.isEmpty }).count > 1 {
-            var names = Set<String>(minimumCapacity: sections.reduce(0) { $0 + $1.members.count })
-            for section in sections {
-                for key in section.members.keys where !names.insert(key).inserted { duplicates.insert(key) }
-            }
+        for section in sections {
+            for key in section.members.keys where !names.insert(key).inserted { duplicates.insert(key) }
         }
 
-        var values = [String: ConfigValue](minimumCapacity: sections.reduce(0) { $0 + $1.members.count })
+        var values: [String: ConfigValue] = [:]
         // Each problem with its section and name, put in report order once all are known.
         var problems: [(section: Int, key: String, problem: PayloadError)] = []
         var reported: Set<String> = []
         for (index, section) in sections.enumerated() {
             for (key, parameter) in section.members {
-                if !duplicates.isEmpty, duplicates.contains(key) {
+                if duplicates.contains(key) {
                     if reported.insert(key).inserted {
                         problems.append((index, key, duplicateProblem(key, in: sections[index...])))
                     }
@@ -191,12 +191,8 @@ public struct FirebaseTemplateFormat: PayloadFormat {
                 }
             }
         }
-        var dropped: [PayloadError] = []
-        if !problems.isEmpty {
-            problems.sort { $0.section != $1.section ? $0.section < $1.section : $0.key < $1.key }
-            if !dropsInvalidParameters, let first = problems.first { throw first.problem }
-            dropped = problems.map(\.problem)
-        }
+        problems.sort { $0.section != $1.section ? $0.section < $1.section : $0.key < $1.key }
+        if !dropsInvalidParameters, let first = problems.first { throw first.problem }
 
         var versionNumber: String?
         if case .object(let version)? = top["version"] {
@@ -206,7 +202,7 @@ public struct FirebaseTemplateFormat: PayloadFormat {
             default: break
             }
         }
-        return Template(values: values, droppedParameters: dropped, versionNumber: versionNumber)
+        return Template(values: values, droppedParameters: problems.map(\.problem), versionNumber: versionNumber)
     }
 
     /// The parameters of the top level (`group` nil) or of one group.
@@ -248,26 +244,22 @@ public struct FirebaseTemplateFormat: PayloadFormat {
             throw PayloadError(
                 format: name, reason: "a parameter must be an object, found a JSON \(parameter.kind)", path: path.text())
         }
-        // Parameter and default-value objects hold a handful of members: finding two by comparing
-        // names costs less than hashing each name for a lookup.
-        let (valueTypeMember, defaultValueMember) = Self.members("valueType", "defaultValue", of: members)
         let valueType: String
-        switch valueTypeMember {
+        switch members["valueType"] {
         case nil, .null?: valueType = "STRING"
         case .string(let text)?: valueType = text
         case let other?:
             throw PayloadError(
                 format: name, reason: "\"valueType\" must be a string, found a JSON \(other.kind)", path: path.text(".valueType"))
         }
-        guard let defaultValue = defaultValueMember else { return nil }
+        guard let defaultValue = members["defaultValue"] else { return nil }
         guard case .object(let defaultMembers) = defaultValue else {
             throw PayloadError(
                 format: name, reason: "\"defaultValue\" must be an object, found a JSON \(defaultValue.kind)",
                 path: path.text(".defaultValue"))
         }
-        let (useInAppDefault, value) = Self.members("useInAppDefault", "value", of: defaultMembers)
-        if useInAppDefault == .bool(true) { return nil }
-        guard let raw = value else {
+        if defaultMembers["useInAppDefault"] == .bool(true) { return nil }
+        guard let raw = defaultMembers["value"] else {
             if defaultMembers["personalizationValue"] != nil || defaultMembers["rolloutValue"] != nil {
                 throw PayloadError(
                     format: name,
@@ -285,9 +277,6 @@ public struct FirebaseTemplateFormat: PayloadFormat {
         case "STRING", "PARAMETER_VALUE_TYPE_UNSPECIFIED":
             return .string(text)
         case "BOOLEAN":
-            // What the console writes, without Foundation's trimming; other spellings below.
-            if text == "true" { return .bool(true) }
-            if text == "false" { return .bool(false) }
             switch text.trimmingCharacters(in: .whitespaces).lowercased() {
             case "true": return .bool(true)
             case "false": return .bool(false)
@@ -297,7 +286,6 @@ public struct FirebaseTemplateFormat: PayloadFormat {
                     path: path.text(".defaultValue.value"))
             }
         case "NUMBER":
-            if let number = Self.plainNumber(text) { return number }
             return try number(text, path: path)
         case "JSON":
             do throws(JSONParseError) {
@@ -315,40 +303,6 @@ public struct FirebaseTemplateFormat: PayloadFormat {
                 path: path.text(".valueType"))
         }
     }
-
-    /// The members named `first` and `second` of a small object, found by comparing names (the
-    /// same equality as a lookup's) instead of hashing them.
-    private static func members(
-        _ first: String, _ second: String, of object: [String: ConfigValue]
-    ) -> (ConfigValue?, ConfigValue?) {
-        var found: (ConfigValue?, ConfigValue?) = (nil, nil)
-        for (name, value) in object {
-            if name == first {
-                found.0 = value
-            } else if name == second {
-                found.1 = value
-            }
-        }
-        return found
-    }
-
-    /// A `NUMBER` value written as a JSON number with nothing around it (`20`, `-0.5`, `1e3`), the
-    /// common case, parsed without trimming or throwing; `nil` sends any other text to ``number(_:path:)``.
-    private static func plainNumber(_ text: String) -> ConfigValue? {
-        var text = text
-        return text.withUTF8 { utf8 -> ConfigValue? in
-            // A JSON number starts with `-` or a digit and ends with a digit, so there is nothing to trim.
-            guard let first = utf8.first, let last = utf8.last, first == UInt8(ascii: "-") || isDigit(first), isDigit(last)
-            else { return nil }
-            guard case .success(let parsed) = JSONParser().parse(buffer: UnsafeRawBufferPointer(utf8)) else { return nil }
-            switch parsed {
-            case .int, .double: return parsed
-            default: return nil
-            }
-        }
-    }
-
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     /// A `NUMBER` value: JSON number grammar first (so `20` is an int and `0.5` a double), then
     /// the looser forms Firebase accepts (`.5`, `+3`, `1.`), which become doubles.

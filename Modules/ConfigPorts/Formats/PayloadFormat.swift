@@ -1,3 +1,4 @@
+import ConfigDomain
 import Foundation
 
 /// Turns payload bytes into configuration values: plain JSON, a vendor's export, anything.

@@ -1,3 +1,4 @@
+import ConfigDomain
 import Foundation
 
 /// The default payload format: a JSON object whose top-level members are the configuration keys.

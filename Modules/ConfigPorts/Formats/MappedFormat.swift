@@ -1,3 +1,4 @@
+import ConfigDomain
 import Foundation
 
 /// A payload format for any vendor's JSON: parses the bytes strictly, then hands the document to

@@ -1,4 +1,5 @@
 import ConfigDomain
+import FirebaseFormat
 import Foundation
 import Testing
 

@@ -1,9 +1,10 @@
 import ConfigDomain
+import FirebaseFormat
 import Foundation
 import Testing
 
-/// The edges of `FirebaseTemplateFormat`'s fast paths: lenient BOOLEAN and NUMBER spellings that
-/// must still take the lenient route, duplicates across groups, and the order of the reports.
+/// The edges of `FirebaseTemplateFormat`: lenient BOOLEAN and NUMBER spellings, duplicates across
+/// groups, and the order of the reports.
 @Suite("Firebase template format: lenient values, duplicates and report order")
 struct FirebaseTemplateEdgeCaseTests {
     private func decode(_ text: String, strict: Bool = false) throws -> FirebaseTemplateFormat.Template {
