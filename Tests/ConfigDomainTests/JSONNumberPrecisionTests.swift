@@ -19,7 +19,7 @@ struct JSONNumberPrecisionTests {
         }
     }
 
-    /// Numbers around the fast path's edges: up to 20 significant digits, exponents -30...30.
+    /// Numbers of up to 23 digits, with and without fraction and exponent (-30...30), half of them negative.
     static func numbers(seed: UInt64, count: Int) -> [String] {
         var generator = Generator(state: seed)
         var result: [String] = []
@@ -50,7 +50,7 @@ struct JSONNumberPrecisionTests {
     }
 
     @Test(
-        "hard cases: halfway points, 2^53 neighbours, powers of ten at the fast path's edge",
+        "hard cases: halfway points, 2^53 neighbours, powers of ten around 1e22, the subnormal edge",
         arguments: [
             "9007199254740993.0", "9007199254740992.0", "9007199254740991.0", "1e22", "1e23", "1e-22", "1e-23",
             "123456789012345678e-5", "0.1", "0.2", "0.3", "2.2250738585072014e-308", "2.2250738585072011e-308",

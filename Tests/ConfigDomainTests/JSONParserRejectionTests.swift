@@ -203,9 +203,8 @@ struct JSONParserRejectionTests {
         #expect(parseFailure(#"[{"a":[[1]]}]"#, maxDepth: 3) == JSONParseError(offset: 7, reason: .tooDeep(limit: 3)))
     }
 
-    @Test("the outermost object counts as one level, like any other container")
-    func outermostObjectDepth() {
-        // The outermost object is parsed outside the container stack; the limit still counts it.
+    @Test("a top-level object counts as one level, like any other container")
+    func topLevelObjectDepth() {
         #expect(parseFailure(#"{"a":{"b":{}}}"#, maxDepth: 2) == JSONParseError(offset: 10, reason: .tooDeep(limit: 2)))
         #expect(parseFailure(#"{"a":{"b":1}}"#, maxDepth: 2) == nil)
         #expect(parseFailure(#"{"a":[]}"#, maxDepth: 1) == JSONParseError(offset: 5, reason: .tooDeep(limit: 1)))
@@ -214,7 +213,7 @@ struct JSONParserRejectionTests {
         #expect(parseFailure("{}", maxDepth: 0) == JSONParseError(offset: 0, reason: .tooDeep(limit: 0)))
     }
 
-    @Test("in the outermost object, a syntax error after a repeated key is reported first, as in a nested one")
+    @Test("a syntax error later in an object is reported before a repeated key; the first repeat is the one reported")
     func repeatedKeyThenSyntaxError() {
         #expect(parseFailure(#"{"a":1,"a":2,x}"#) == JSONParseError(offset: 13, reason: .unexpectedByte(UInt8(ascii: "x"))))
         #expect(parseFailure(#"[{"a":1,"a":2,x}]"#) == JSONParseError(offset: 14, reason: .unexpectedByte(UInt8(ascii: "x"))))
@@ -241,15 +240,13 @@ struct JSONParserRejectionTests {
         #expect(parseFailure(text, maxDepth: depth - 1) == JSONParseError(offset: depth - 1, reason: .tooDeep(limit: depth - 1)))
     }
 
-    @Test("parse(String), parse(Data) and parse(buffer:) report the same error")
+    @Test("parse(String) and parse(Data) report the same error")
     func entryPointsAgree() {
         let text = #"{"a":[1,2,}"#
         let expected = JSONParseError(offset: 10, reason: .unexpectedByte(UInt8(ascii: "}")))
         var fromString: JSONParseError?
         do throws(JSONParseError) { _ = try JSONParser().parse(text) } catch { fromString = error }
-        let fromBuffer = Array(text.utf8).withUnsafeBytes { JSONParser().parse(buffer: $0) }.failure
         #expect(fromString == expected)
-        #expect(parseFailure(text) == expected)
-        #expect(fromBuffer == expected)
+        #expect(parseFailure(text) == expected)  // through parse(Data)
     }
 }

@@ -72,9 +72,7 @@ enum TreeDecoding {
     static func integer<T: FixedWidthInteger>(
         _ value: ConfigValue, as type: T.Type, _ path: [any CodingKey]
     ) throws(DecodingFailure) -> T {
-        // The type's name only for a message: `String(describing:)` of a type is costly the first
-        // time in a process (it starts the runtime's reflection), and a decode that fits needs none.
-        func name() -> String { nameOfType(T.self) }
+        func name() -> String { String(describing: T.self) }
         switch value {
         case .int(let i):
             guard let v = T(exactly: i) else {
@@ -141,7 +139,8 @@ enum TreeDecoding {
 
     /// Decodes any `Decodable`, intercepting the types whose own `Codable` form is not the JSON one.
     static func unbox<T: Decodable>(_ value: ConfigValue, as type: T.Type, path: [any CodingKey]) throws -> T {
-        // Fast paths for the common leaves (no decoder object); the others keep their rules.
+        // URL, Date, Data and Decimal have a `Codable` form that is not their JSON one; the four
+        // common leaves before them are read directly, without a decoder.
         if T.self == String.self, let v = try string(value, path) as? T { return v }
         if T.self == Int.self, let v = try integer(value, as: Int.self, path) as? T { return v }
         if T.self == Bool.self, let v = try bool(value, path) as? T { return v }
@@ -249,11 +248,11 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
 
     private func integer<T: FixedWidthInteger>(_ key: Key) throws(DecodingFailure) -> T {
-        try TreeDecoding.integer(try member(key, expected: nameOfType(T.self)), as: T.self, codingPath + [key])
+        try TreeDecoding.integer(try member(key, expected: String(describing: T.self)), as: T.self, codingPath + [key])
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try TreeDecoding.unbox(try member(key, expected: nameOfType(T.self)), as: T.self, path: codingPath + [key])
+        try TreeDecoding.unbox(try member(key, expected: String(describing: T.self)), as: T.self, path: codingPath + [key])
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -347,14 +346,14 @@ struct ArrayContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
 
     private mutating func integer<T: FixedWidthInteger>() throws(DecodingFailure) -> T {
-        let (value, path) = try peek(expected: nameOfType(T.self))
+        let (value, path) = try peek(expected: String(describing: T.self))
         let result = try TreeDecoding.integer(value, as: T.self, path)
         currentIndex += 1
         return result
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let (value, path) = try peek(expected: nameOfType(T.self))
+        let (value, path) = try peek(expected: String(describing: T.self))
         let result = try TreeDecoding.unbox(value, as: T.self, path: path)
         currentIndex += 1
         return result

@@ -32,6 +32,8 @@ public enum ConfigEvent: Sendable, Hashable, CustomStringConvertible {
     case mistypedKey(requested: String, registered: String)
     /// A read used a key that is not registered (served by the slow path).
     case unregisteredKeyRead(name: String)
+    /// A read used a key whose name is registered with another value type; the read key was resolved on its own.
+    case keyTypeMismatch(name: String, registeredType: String, readType: String)
 
     /// One line for a log.
     public var description: String {
@@ -54,6 +56,8 @@ public enum ConfigEvent: Sendable, Hashable, CustomStringConvertible {
         case .mistypedKey(let requested, let registered):
             "read of \"\(requested)\" looks like a typo of the registered key \"\(registered)\""
         case .unregisteredKeyRead(let name): "read of unregistered key \"\(name)\""
+        case .keyTypeMismatch(let name, let registered, let read):
+            "read of \"\(name)\" as \(read), but it is registered as \(registered): register one type per name"
         }
     }
 }

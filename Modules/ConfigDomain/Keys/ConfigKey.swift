@@ -1,65 +1,49 @@
 import Foundation
 
-/// A typed configuration key: its name, its one default, and the rules a value must pass.
+/// A typed setting: its name, its one default, the rules a value must pass, and how it converts.
 ///
 /// ```swift
-/// extension ConfigKey where Value == Bool {
+/// enum Flags {
 ///     static let newCheckout = ConfigKey("new_checkout", default: false)
+///     static let maxRetries = ConfigKey("max_retries", default: 3, rules: [.range(0...10)])
 /// }
-/// let retries = ConfigKey("max_retries", default: 3, rules: [.range(0...10)])
 /// ```
 ///
-/// Create keys once (as `static let`s) and reuse them: each carries a ``KeyIdentity`` that
-/// makes a read of a registered key an array index.
-///
-/// The initialisers and converters are `@inlinable`: compiled for your key's concrete type, a
-/// key's converter is three plain functions, not closures that capture the type, and the key's
-/// type-erased form, which a client registers and resolves, is made here once, specialised.
+/// A key is a plain value, identified by its name: two keys with the same name and value type are
+/// the same setting everywhere (reads, overrides, `explain`, streams), wherever they were created.
 public struct ConfigKey<Value: Sendable>: Sendable {
-    /// The process-unique identity used by the client's read path.
-    public let identity: KeyIdentity
-    /// Everything else about the key (name, default, conversion, rules), held once, behind
-    /// non-generic functions made here, where `Value` is known.
-    ///
-    /// A key is these two words: copying one retains one object, and a key of any value type
-    /// fits in an `any ConfigKeyRepresentable` without a box of its own.
-    @usableFromInline package let erased: ErasedKey
-
     /// The key's name in payloads, for example `new_checkout`.
-    @inlinable public var name: String { erased.name }
+    public let name: String
     /// The value read when no layer supplies a valid one.
-    @inlinable public var defaultValue: Value { typed.defaultValue }
+    public let defaultValue: Value
     /// Rules every candidate value must pass, in order.
-    @inlinable public var rules: [ValidationRule<Value>] { typed.checks.rules }
-    /// Whether values of this key are secret: messages and events redact them.
-    @inlinable public var isSecret: Bool { typed.checks.isSecret }
-    /// A one-line description for registries, inspection and tools.
-    @inlinable public var summary: String? { typed.summary }
+    public let rules: [ValidationRule<Value>]
     /// How values convert to and from ``ConfigValue``.
-    @inlinable public var converter: ValueConverter<Value> { typed.checks.converter }
-
-    /// The typed half of ``erased``, which this key made for its own `Value`.
-    @inlinable var typed: TypedKeyFunctions<Value> {
-        unsafeDowncast(erased.functions, to: TypedKeyFunctions<Value>.self)
-    }
+    public let converter: ValueConverter<Value>
+    /// Whether values of this key are secret: messages and events redact them.
+    public let isSecret: Bool
+    /// A one-line description for registries, inspection and tools.
+    public let summary: String?
+    /// The name's hash, computed once, so that a client finds a key's slot without hashing on each read.
+    @usableFromInline package let nameHash: Int
 
     /// Creates a key with an explicit converter.
-    @inlinable
     public init(
         name: String, default defaultValue: Value, converter: ValueConverter<Value>,
         rules: [ValidationRule<Value>] = [], secret: Bool = false, summary: String? = nil
     ) {
-        let identity = KeyIdentity.next()
-        self.identity = identity
-        self.erased = ErasedKey(
-            KeyChecks(name: name, isSecret: secret, converter: converter, rules: rules), identity: identity,
-            defaultValue: defaultValue, summary: summary)
+        self.name = name
+        self.defaultValue = defaultValue
+        self.converter = converter
+        self.rules = rules
+        self.isSecret = secret
+        self.summary = summary
+        self.nameHash = name.hashValue
     }
 }
 
 extension ConfigKey where Value: ConfigValueConvertible {
     /// Creates a key for `Bool`, `Int`, `Double`, `String`, `URL` or an array of these.
-    @inlinable
     public init(
         _ name: String, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
         summary: String? = nil
@@ -68,7 +52,6 @@ extension ConfigKey where Value: ConfigValueConvertible {
     }
 
     /// Creates a key named by a string enum case.
-    @inlinable
     public init<Name: RawRepresentable<String>>(
         _ name: Name, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
         summary: String? = nil
@@ -79,7 +62,6 @@ extension ConfigKey where Value: ConfigValueConvertible {
 
 extension ConfigKey where Value: RawRepresentable, Value.RawValue: ConfigValueConvertible {
     /// Creates a key for an enum read by its raw value (`String` or `Int`).
-    @inlinable
     public init(
         _ name: String, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
         summary: String? = nil
@@ -89,7 +71,6 @@ extension ConfigKey where Value: RawRepresentable, Value.RawValue: ConfigValueCo
     }
 
     /// Creates an enum key named by a string enum case.
-    @inlinable
     public init<Name: RawRepresentable<String>>(
         _ name: Name, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
         summary: String? = nil
@@ -105,7 +86,6 @@ extension ConfigKey where Value: Decodable {
     /// struct Banner: Codable, Sendable { var title: String; var color: String }
     /// let banner = ConfigKey(decoding: "banner", default: Banner(title: "", color: "blue"))
     /// ```
-    @inlinable
     public init(
         decoding name: String, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
         summary: String? = nil
@@ -115,45 +95,18 @@ extension ConfigKey where Value: Decodable {
 }
 
 extension ConfigKey {
-    /// Converts `value` and runs every rule: the typed value, or the first rejection.
-    ///
-    /// - Parameter origin: where the value came from (a layer, a variable), kept in the rejection.
-    public func resolve(_ value: ConfigValue, origin: String? = nil) -> Result<Value, Rejection> {
-        do throws(Rejection) {
-            return .success(try checks.accepting(value, origin: origin))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// Coerces override text and runs every rule.
-    public func resolve(text: String, origin: String? = nil) -> Result<Value, Rejection> {
-        do throws(Rejection) {
-            return .success(try checks.accepting(text: text, origin: origin))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// Runs every rule on an already typed value.
-    public func validate(_ value: Value, origin: String? = nil) -> Result<Value, Rejection> {
-        do throws(Rejection) {
-            try checks.validate(value, origin: origin)
-            return .success(value)
-        } catch {
-            return .failure(error)
-        }
-    }
-
     /// The default as a ``ConfigValue``, when the type can render.
     public var defaultConfigValue: ConfigValue? { converter.toValue(defaultValue) }
 
     /// What a registry, an override source or a tool needs to know about this key.
-    public var descriptor: KeyDescriptor { erased.descriptor }
+    public var descriptor: KeyDescriptor {
+        KeyDescriptor(
+            name: name, typeName: converter.typeName, defaultValue: defaultConfigValue, ruleNames: rules.map(\.name),
+            isSecret: isSecret, summary: summary)
+    }
 
-    /// Renders a value for messages, redacted when the key is secret.
-    public func render(_ value: Value) -> String { checks.render(value) }
-
-    /// This key's conversion and rules.
-    var checks: KeyChecks<Value> { typed.checks }
+    /// Problems with the key's rules themselves (an invalid pattern), as `rule: problem` lines.
+    public var ruleProblems: [String] {
+        rules.compactMap { rule in rule.configurationProblem.map { "\(rule.name): \($0)" } }
+    }
 }

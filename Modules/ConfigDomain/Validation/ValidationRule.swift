@@ -2,8 +2,7 @@ import Foundation
 
 /// A rule a key's value must pass; a failing value is rejected alone and falls through to the next layer.
 ///
-/// Rules run once per value, at activation, never on a read. The built-in rules (all but
-/// ``pattern(_:)``) are `@inlinable`, so their checks are compiled for your key's concrete type.
+/// Rules run once per value, at activation, never on a read.
 public struct ValidationRule<Value: Sendable>: Sendable {
     /// The rule's name in messages, for example `range(1...10)`.
     public let name: String
@@ -102,31 +101,16 @@ extension ValidationRule where Value == String {
 
     /// Accepts strings that match a regular expression (`NSRegularExpression` syntax) as a whole.
     ///
-    /// "As a whole" is strict: `abc` does not accept `"abc\n"` (unlike `^abc$`, whose `$` also
-    /// matches before a final line break). An invalid pattern is a configuration error the
-    /// builder reports at build time.
+    /// `abc` does not accept `"abc\n"`. An invalid pattern is a configuration error reported at build time.
     public static func pattern(_ pattern: String) -> ValidationRule {
-        let name = "pattern(\(pattern))"
-        let regex: SendableRegex
-        do {
-            regex = SendableRegex(try NSRegularExpression(pattern: "\\A(?:\(pattern))\\z"))
-        } catch {
-            return ValidationRule(name: name, configurationProblem: "'\(pattern)' is not a valid regular expression") { _ in
-                "invalid pattern"
-            }
+        let whole = "\\A(?:\(pattern))\\z"
+        guard (try? NSRegularExpression(pattern: whole)) != nil else {
+            return ValidationRule(
+                name: "pattern(\(pattern))", configurationProblem: "'\(pattern)' is not a valid regular expression"
+            ) { _ in "invalid pattern" }
         }
-        return ValidationRule(name: name) { value in
-            regex.matches(value) ? nil : "does not match the pattern \(pattern)"
+        return ValidationRule(name: "pattern(\(pattern))") { value in
+            value.range(of: whole, options: .regularExpression) == nil ? "does not match the pattern \(pattern)" : nil
         }
-    }
-}
-
-// @unchecked Sendable: NSRegularExpression is immutable after creation and documented as
-// thread-safe for matching; no lock is needed because nothing mutates it.
-private final class SendableRegex: @unchecked Sendable {
-    let regex: NSRegularExpression
-    init(_ regex: NSRegularExpression) { self.regex = regex }
-    func matches(_ s: String) -> Bool {
-        regex.firstMatch(in: s, range: NSRange(s.startIndex..<s.endIndex, in: s)) != nil
     }
 }

@@ -22,7 +22,7 @@ extension ConfigValue: CustomStringConvertible {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
-        case .double(let d): out += Self.render(d)
+        case .double(let d): out += d.isFinite ? "\(d)" : "null"  // `1.0` prints as `1.0`, so it parses back as a double.
         case .string(let s): Self.writeString(s, to: &out)
         case .array(let items):
             out += "["
@@ -42,13 +42,6 @@ extension ConfigValue: CustomStringConvertible {
             }
             out += "}"
         }
-    }
-
-    private static func render(_ d: Double) -> String {
-        guard d.isFinite else { return "null" }
-        let text = "\(d)"
-        // Swift prints 1.0 as "1.0" and 1e+20 as "1e+20": both parse back as doubles.
-        return text
     }
 
     private static func writeString(_ s: String, to out: inout String) {

@@ -2,8 +2,6 @@ import Foundation
 
 /// A JSON-faithful configuration value: `1`, `1.0` and `true` stay three different values.
 ///
-/// Values come from a payload parsed by ``JSONParser`` (never through `NSNumber`, whose
-/// bridging on Linux turns `1` into `true`), from override sources, or from a key's default.
 /// Conversion to a key's Swift type follows the rules documented on ``ConfigValueConvertible``.
 public enum ConfigValue: Sendable, Hashable {
     /// JSON `null`.

@@ -39,11 +39,25 @@ extension ConfigValueConvertible {
     }
 }
 
+extension ConfigValue {
+    /// What `payload` extracts from this value, or a conversion error saying it is not a `type`.
+    func payload<T>(_ payload: (ConfigValue) -> T?, as type: String) throws(ConversionError) -> T {
+        guard let value = payload(self) else { throw ConversionError(expected: type, value: self) }
+        return value
+    }
+}
+
+extension StringProtocol {
+    /// Whether this is a decimal number as a person types it (`-1.5e3`, `.5`); `Double(_:)` also takes `nan` and `0x10`.
+    var isDecimalNumber: Bool {
+        allSatisfy { "0123456789+-.eE".contains($0) } && Double(self) != nil
+    }
+}
+
 extension Bool: ConfigValueConvertible {
     /// Reads only `.bool`.
     public init(configValue: ConfigValue) throws(ConversionError) {
-        guard case .bool(let b) = configValue else { throw ConversionError(expected: "Bool", value: configValue) }
-        self = b
+        self = try configValue.payload(\.boolValue, as: "Bool")
     }
 
     /// Accepts `true/false`, `yes/no`, `on/off` and `1/0`, in any letter case, around white space.
@@ -88,7 +102,7 @@ extension Int: ConfigValueConvertible {
         let text = configText.trimmingCharacters(in: .whitespacesAndNewlines)
         if let v = Int(text) {
             self = v
-        } else if DecimalText.isDecimal(text), let d = Double(text), let v = Int(exactly: d) {
+        } else if text.isDecimalNumber, let d = Double(text), let v = Int(exactly: d) {
             self = v
         } else {
             throw ConversionError(expectedType: "Int", found: configText, reason: "not a whole number that fits in Int")
@@ -104,18 +118,13 @@ extension Int: ConfigValueConvertible {
 extension Double: ConfigValueConvertible {
     /// Reads `.double` and `.int`.
     public init(configValue: ConfigValue) throws(ConversionError) {
-        switch configValue {
-        case .double(let d): self = d
-        case .int(let i): self = Double(i)
-        default: throw ConversionError(expected: "Double", value: configValue)
-        }
+        self = try configValue.payload({ $0.doubleValue ?? $0.intValue.map(Double.init) }, as: "Double")
     }
 
-    /// Accepts decimal number text such as `0.25`, `3` or `1e-3`, around white space; rejects
-    /// `nan`, `inf`, hexadecimal and numbers beyond the finite range.
+    /// Accepts finite decimal number text such as `0.25`, `3` or `1e-3`, around white space.
     public init(configText: String) throws(ConversionError) {
         let text = configText.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard DecimalText.isDecimal(text), let d = Double(text), d.isFinite else {
+        guard text.isDecimalNumber, let d = Double(text), d.isFinite else {
             throw ConversionError(expectedType: "Double", found: configText, reason: "not a finite decimal number")
         }
         self = d
@@ -130,8 +139,7 @@ extension Double: ConfigValueConvertible {
 extension String: ConfigValueConvertible {
     /// Reads only `.string`.
     public init(configValue: ConfigValue) throws(ConversionError) {
-        guard case .string(let s) = configValue else { throw ConversionError(expected: "String", value: configValue) }
-        self = s
+        self = try configValue.payload(\.stringValue, as: "String")
     }
 
     /// Takes the text as it is.
@@ -146,8 +154,7 @@ extension String: ConfigValueConvertible {
 extension URL: ConfigValueConvertible {
     /// Reads a `.string` that is an absolute URL with a scheme.
     public init(configValue: ConfigValue) throws(ConversionError) {
-        guard case .string(let s) = configValue else { throw ConversionError(expected: "URL", value: configValue) }
-        try self.init(configText: s)
+        try self.init(configText: configValue.payload(\.stringValue, as: "URL"))
     }
 
     /// Accepts an absolute URL with a scheme, such as `https://example.com/x`.
@@ -167,55 +174,20 @@ extension URL: ConfigValueConvertible {
 extension Array: ConfigValueConvertible where Element: ConfigValueConvertible {
     /// Reads an `.array` whose every element converts.
     public init(configValue: ConfigValue) throws(ConversionError) {
-        guard case .array(let items) = configValue else {
-            throw ConversionError(expected: Self.configTypeName, value: configValue)
-        }
-        var result: [Element] = []
-        result.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
+        self = []
+        for (index, item) in try configValue.payload(\.arrayValue, as: Self.configTypeName).enumerated() {
             do throws(ConversionError) {
-                result.append(try Element(configValue: item))
+                append(try Element(configValue: item))
             } catch {
                 throw ConversionError(
                     expectedType: Self.configTypeName, found: configValue.jsonText(),
                     reason: "element [\(index)]: \(error.reason)")
             }
         }
-        self = result
     }
 
     /// `.array` of the elements' values.
     public var configValue: ConfigValue { .array(map(\.configValue)) }
     /// `[Element]`.
     public static var configTypeName: String { "[\(Element.configTypeName)]" }
-}
-
-/// Decimal number text as a person types it: `[+-]digits[.digits][(e|E)[+-]digits]`, or `.5`.
-///
-/// `Double(_:)` alone also accepts `nan`, `inf` and hexadecimal (`0x10`), which nobody means in a
-/// configuration value.
-enum DecimalText {
-    static func isDecimal(_ text: String) -> Bool {
-        var bytes = text.utf8[...]
-        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-        let integerDigits = bytes.prefix(while: isDigit).count
-        bytes = bytes.dropFirst(integerDigits)
-        var fractionDigits = 0
-        if bytes.first == UInt8(ascii: ".") {
-            bytes = bytes.dropFirst()
-            fractionDigits = bytes.prefix(while: isDigit).count
-            bytes = bytes.dropFirst(fractionDigits)
-        }
-        guard integerDigits + fractionDigits > 0 else { return false }
-        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-            let exponentDigits = bytes.prefix(while: isDigit).count
-            guard exponentDigits > 0 else { return false }
-            bytes = bytes.dropFirst(exponentDigits)
-        }
-        return bytes.isEmpty
-    }
-
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }

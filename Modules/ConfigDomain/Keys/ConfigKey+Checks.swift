@@ -1,0 +1,105 @@
+import Foundation
+
+/// Conversion and rules: what every layer's candidate value goes through, at activation.
+extension ConfigKey {
+    /// Converts `value` and runs every rule: the typed value, or the first rejection.
+    ///
+    /// - Parameter origin: where the value came from (a layer, a variable), kept in the rejection.
+    public func resolve(_ value: ConfigValue, origin: String? = nil) -> Result<Value, Rejection> {
+        let typed: Value
+        do throws(ConversionError) {
+            typed = try converter.fromValue(value)
+        } catch {
+            return .failure(
+                rejection(
+                    found: value.jsonText(), secrets: Self.leafTexts(of: value), rule: "type(\(converter.typeName))",
+                    reason: error.reason, origin: origin))
+        }
+        return check(typed, rendered: { value.jsonText() }, secrets: { Self.leafTexts(of: value) }, origin: origin)
+    }
+
+    /// Coerces override text and runs every rule.
+    public func resolve(text: String, origin: String? = nil) -> Result<Value, Rejection> {
+        let typed: Value
+        do throws(ConversionError) {
+            typed = try converter.fromText(text)
+        } catch {
+            return .failure(
+                rejection(
+                    found: text, secrets: Self.textSecrets(text), rule: "type(\(converter.typeName))", reason: error.reason,
+                    origin: origin))
+        }
+        return check(typed, rendered: { text }, secrets: { Self.textSecrets(text) }, origin: origin)
+    }
+
+    /// Runs every rule on an already typed value.
+    public func validate(_ value: Value, origin: String? = nil) -> Result<Value, Rejection> {
+        check(
+            value, rendered: { render(value) },
+            secrets: { isSecret ? converter.toValue(value).map(Self.leafTexts(of:)) ?? [] : [] }, origin: origin)
+    }
+
+    /// Renders a value for messages, redacted when the key is secret.
+    public func render(_ value: Value) -> String {
+        if isSecret { return Rejection.redacted }
+        return converter.toValue(value)?.jsonText() ?? String(describing: value)
+    }
+
+    /// The value, or the first rule's rejection; `rendered` and `secrets` are only evaluated then.
+    private func check(
+        _ typed: Value, rendered: () -> String, secrets: () -> [String], origin: String?
+    ) -> Result<Value, Rejection> {
+        for rule in rules {
+            if let reason = rule.evaluate(typed) {
+                return .failure(
+                    rejection(found: rendered(), secrets: secrets(), rule: rule.name, reason: reason, typed: typed, origin: origin))
+            }
+        }
+        return .success(typed)
+    }
+
+    /// The texts of an override that may not show in a secret key's reason.
+    private static func textSecrets(_ text: String) -> [String] {
+        [text, text.trimmingCharacters(in: .whitespacesAndNewlines)]
+    }
+
+    /// A rejection; for a secret key the value is redacted and the reason may not show any of `secrets`.
+    ///
+    /// Built-in rules start their reason with the value (`42 is outside 0...10`): for a secret key
+    /// that becomes `the value is outside 0...10`. A reason that still shows any part of the
+    /// value is replaced by one that names only the rule.
+    private func rejection(
+        found: String, secrets: [String], rule: String, reason: String, typed: Value? = nil, origin: String?
+    ) -> Rejection {
+        guard isSecret else { return Rejection(key: name, value: found, rule: rule, reason: reason, origin: origin) }
+        var safeReason = reason
+        var hidden = secrets + [found]
+        if let typed {
+            let shown = String(describing: typed)
+            if !shown.isEmpty, safeReason.hasPrefix(shown + " ") {
+                safeReason = "the value" + safeReason.dropFirst(shown.count)
+            }
+            hidden.append(shown)
+        }
+        if hidden.contains(where: { !$0.isEmpty && safeReason.contains($0) }) {
+            safeReason =
+                typed == nil
+                ? "the value is not a valid \(converter.typeName); details are hidden because the key is secret"
+                : "the value fails \(rule); details are hidden because the key is secret"
+        }
+        return Rejection(key: name, value: Rejection.redacted, rule: rule, reason: safeReason, origin: origin)
+    }
+
+    /// Every piece of text a value holds (strings, numbers, object keys), to keep secrets out of reasons.
+    private static func leafTexts(of value: ConfigValue) -> [String] {
+        switch value {
+        case .null: []
+        case .bool(let b): [b ? "true" : "false"]
+        case .int(let i): [String(i)]
+        case .double: [value.jsonText()]
+        case .string(let s): [s]
+        case .array(let items): items.flatMap(leafTexts(of:))
+        case .object(let members): members.flatMap { [$0.key] + leafTexts(of: $0.value) }
+        }
+    }
+}
