@@ -13,13 +13,13 @@ struct ActivationPolicyTests {
         let cache = InMemoryCache()
         let clock = ManualClock()
         let fetcher = InMemoryFetcher(json: payload(retries: 8))
-        let first = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache).build()
+        let first = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache).build()
         #expect(first[Keys.retries] == 3)
         let result = try await first.refresh()
         #expect(result == .updated(changedKeys: ["new_checkout", "max_retries", "ratio", "title"]))
         #expect(first[Keys.retries] == 8)
 
-        let relaunched = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache).build()
+        let relaunched = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache).build()
         #expect(relaunched[Keys.retries] == 8)
     }
 
@@ -29,7 +29,7 @@ struct ActivationPolicyTests {
         let clock = ManualClock()
         try await cache.store(cached(payload(retries: 2), fetchedAt: clock.now()), as: "default", slot: .active)
         let fetcher = InMemoryFetcher(json: payload(retries: 8))
-        let first = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache)
+        let first = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache)
             .activation(.nextLaunch).build()
         let result = try await first.refresh()
         #expect(result == .pendingActivation(changedKeys: ["max_retries"]))
@@ -37,7 +37,7 @@ struct ActivationPolicyTests {
         #expect(first.status.pendingActivation)
         #expect(cache.snapshot("default", slot: .pending) != nil)
 
-        let relaunched = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache)
+        let relaunched = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache)
             .activation(.nextLaunch).build()
         #expect(relaunched[Keys.retries] == 8)
         #expect(cache.snapshot("default", slot: .pending) == nil)
@@ -48,7 +48,7 @@ struct ActivationPolicyTests {
     func nextLaunchUsesPendingValidators() async throws {
         let cache = InMemoryCache()
         let fetcher = InMemoryFetcher(json: payload(retries: 8))
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), cache: cache)
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), cache: cache)
             .activation(.nextLaunch).build()
         _ = try await client.refresh()
         let second = try await client.refresh()
@@ -63,7 +63,7 @@ struct ActivationPolicyTests {
         let cache = InMemoryCache()
         let clock = ManualClock()
         let fetcher = InMemoryFetcher(json: payload(retries: 8))
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache)
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache)
             .activation(.manual).build()
         _ = try await client.refresh()
         #expect(client[Keys.retries] == 3)
@@ -73,7 +73,7 @@ struct ActivationPolicyTests {
         #expect(client[Keys.retries] == 8)
         #expect(await client.activate() == nil)
 
-        let relaunched = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache)
+        let relaunched = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache)
             .activation(.manual).build()
         #expect(relaunched[Keys.retries] == 8)
     }
@@ -83,10 +83,10 @@ struct ActivationPolicyTests {
         let cache = InMemoryCache()
         let clock = ManualClock()
         let fetcher = InMemoryFetcher(json: payload(retries: 8))
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache)
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache)
             .activation(.manual).build()
         _ = try await client.refresh()
-        let relaunched = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache)
+        let relaunched = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache)
             .activation(.manual).build()
         #expect(relaunched[Keys.retries] == 3)
     }

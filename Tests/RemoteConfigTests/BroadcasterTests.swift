@@ -52,9 +52,10 @@ struct BroadcasterTests {
     @Test("after finish, a new stream ends at once and a new handler is never called")
     func finished() async {
         let broadcaster = Broadcaster<Int>()
-        let early = broadcaster.stream(initial: 0)
+        let early = broadcaster.stream()
+        broadcaster.send(0)
         broadcaster.finish()
-        let late = broadcaster.stream(initial: 9)
+        let late = broadcaster.stream()
         let received = Received()
         _ = broadcaster.addHandler { received.append($0) }
         broadcaster.send(1)

@@ -13,7 +13,7 @@ struct BuilderTests {
         try await cache.store(cached(payload(flag: true, retries: 7), fetchedAt: epoch), as: "default", slot: .active)
         let clock = ManualClock(now: epoch.addingTimeInterval(60))
         let fetcher = InMemoryFetcher(json: "{}")
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache).build()
         #expect(client[Keys.flag] == true)
         #expect(client[Keys.retries] == 7)
         #expect(fetcher.fetchCount == 0)
@@ -25,7 +25,7 @@ struct BuilderTests {
     func wrapperRegisteredKeyReads() async throws {
         let cache = InMemoryCache()
         try await cache.store(cached(payload(flag: true, retries: 7), fetchedAt: epoch), as: "default", slot: .active)
-        let client = try await RemoteConfigBuilder.testing(
+        let client = try RemoteConfigBuilder.testing(
             fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(now: epoch), cache: cache,
             keys: [FlagWrapper(key: Keys.flag), Keys.retries]
         ).build()
@@ -36,7 +36,7 @@ struct BuilderTests {
 
     @Test("build() with no cache serves defaults")
     func noCacheServesDefaults() async throws {
-        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock()).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock()).build()
         #expect(client[Keys.flag] == false)
         #expect(client[Keys.title] == "Welcome")
         #expect(client.status.cache == .notConfigured)
@@ -49,7 +49,7 @@ struct BuilderTests {
         try await cache.store(cached(payload(), fetchedAt: epoch), as: "default", slot: .active)
         cache.corrupt("default")
         let observer = RecordingObserver()
-        let client = try await RemoteConfigBuilder.testing(
+        let client = try RemoteConfigBuilder.testing(
             fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), cache: cache
         )
         .observer(observer)
@@ -66,7 +66,7 @@ struct BuilderTests {
     func undecodableCachedPayload() async throws {
         let cache = InMemoryCache()
         try await cache.store(cached("[1, 2]", fetchedAt: epoch), as: "default", slot: .active)
-        let client = try await RemoteConfigBuilder.testing(
+        let client = try RemoteConfigBuilder.testing(
             fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), cache: cache
         ).build()
         #expect(client[Keys.flag] == false)
@@ -79,8 +79,8 @@ struct BuilderTests {
 
     @Test("ttl <= 0 is a configuration error at build time", arguments: [0.0, -1.0, Double.nan])
     func invalidTTL(ttl: Double) async {
-        await #expect {
-            _ = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
+        #expect {
+            _ = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
                 .freshness(FreshnessPolicy(ttl: ttl, maxStale: .none))
                 .build()
         } throws: { error in
@@ -93,8 +93,8 @@ struct BuilderTests {
     func conflictingTypes() async {
         let asInt = ConfigKey("dup", default: 1)
         let asString = ConfigKey("dup", default: "1")
-        await #expect {
-            _ = try await RemoteConfigBuilder.testing(
+        #expect {
+            _ = try RemoteConfigBuilder.testing(
                 fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), keys: [asInt, asString]
             ).build()
         } throws: { error in
@@ -107,15 +107,15 @@ struct BuilderTests {
     func conflictingDefaults() async throws {
         let one = ConfigKey("dup", default: 1)
         let two = ConfigKey("dup", default: 2)
-        await #expect {
-            _ = try await RemoteConfigBuilder.testing(
+        #expect {
+            _ = try RemoteConfigBuilder.testing(
                 fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), keys: [one, two]
             ).build()
         } throws: { error in
             guard case ConfigError.configuration(let e) = error else { return false }
             return e.kind == .conflictingKey && e.message.contains("different defaults")
         }
-        let client = try await RemoteConfigBuilder.testing(
+        let client = try RemoteConfigBuilder.testing(
             fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), keys: [one, one]
         ).build()
         #expect(client.registeredKeys.count == 1)
@@ -128,7 +128,7 @@ struct BuilderTests {
         let second = ConfigKey("second", default: "")
         let same = ConfigKey("first", default: 0)
         let third = ConfigKey("third", default: false)
-        let client = try await RemoteConfigBuilder.testing(
+        let client = try RemoteConfigBuilder.testing(
             fetcher: InMemoryFetcher(json: #"{"first": 1, "second": "two", "third": true}"#), clock: ManualClock(),
             keys: [first, second, same, first, third]
         ).build()
@@ -145,8 +145,8 @@ struct BuilderTests {
     @Test("an invalid pattern rule is a configuration error")
     func invalidRule() async {
         let key = ConfigKey("code", default: "a", rules: [.pattern("([a-z")])
-        await #expect {
-            _ = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), keys: [key])
+        #expect {
+            _ = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), keys: [key])
                 .build()
         } throws: { error in
             guard case ConfigError.configuration(let e) = error else { return false }
@@ -156,8 +156,8 @@ struct BuilderTests {
 
     @Test("next-launch activation without a cache is refused")
     func nextLaunchNeedsCache() async {
-        await #expect {
-            _ = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
+        #expect {
+            _ = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
                 .activation(.nextLaunch).build()
         } throws: { error in
             guard case ConfigError.configuration(let e) = error else { return false }
@@ -173,8 +173,8 @@ struct BuilderTests {
             base.backoff(BackoffPolicy(initial: 0)), base.backoff(BackoffPolicy(initial: 10, maximum: 1)),
             base.backoff(BackoffPolicy(multiplier: 0.5)),
         ] {
-            await #expect {
-                _ = try await builder.build()
+            #expect {
+                _ = try builder.build()
             } throws: { error in
                 guard case ConfigError.configuration(let e) = error else { return false }
                 return e.kind == .invalidSchedule
@@ -184,7 +184,7 @@ struct BuilderTests {
 
     @Test("registered keys are listed with type, default and rules")
     func registryListing() async throws {
-        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock()).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock()).build()
         let retries = try #require(client.registeredKeys.first { $0.name == "max_retries" })
         #expect(retries.typeName == "Int")
         #expect(retries.defaultValue == .int(3))
@@ -192,7 +192,7 @@ struct BuilderTests {
     }
 }
 
-/// An app's own type standing for a key: it relies on the protocol's default `anyConfigKey`.
+/// An app's own type standing for a key.
 private struct FlagWrapper: ConfigKeyRepresentable {
     let key: ConfigKey<Bool>
     var configKey: ConfigKey<Bool> { key }

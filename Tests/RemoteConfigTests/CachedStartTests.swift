@@ -6,11 +6,10 @@ import Testing
 
 @testable import RemoteConfig
 
-/// A client built from a cache resolves each key of its first state when it is first read, and
-/// the whole state in the background. These tests check that nothing of that shows: the values,
-/// provenance, rejection events and change detection are those of a state resolved up front.
-@Suite("First state resolved on demand")
-struct FirstStateTests {
+/// A client built from a cache starts from the cached values: provenance, rejection events and
+/// change detection work on that first state as on any other.
+@Suite("Starting from the cache")
+struct CachedStartTests {
     /// A cache holding `json`, fetched a minute before the client's clock.
     private func client(
         cachedJSON json: String, fetcher: any ConfigFetcher = InMemoryFetcher(json: "{}"), observer: RecordingObserver? = nil
@@ -20,23 +19,17 @@ struct FirstStateTests {
         var builder = RemoteConfigBuilder.testing(
             fetcher: fetcher, clock: ManualClock(now: epoch.addingTimeInterval(60)), cache: cache)
         if let observer { builder = builder.observer(observer) }
-        return try await builder.build()
+        return try builder.build()
     }
 
-    @Test("reads of a first state from the cache give the cached values, before and after it is finished")
-    func readsBeforeAndAfterFinishing() async throws {
+    @Test("the first state gives the cached values to reads, views and raw reads")
+    func readsCachedValues() async throws {
         let client = try await client(cachedJSON: payload(flag: true, retries: 7, ratio: 0.75, title: "Cached"))
-        let first = client.cell.load()
-        #expect(first.lazy != nil, "a state from the cache starts by resolving on demand")
         #expect(client[Keys.flag] == true)
         #expect(client[Keys.retries] == 7)
         #expect(client.snapshot()[Keys.ratio] == 0.75)
-        let whole = first.materialized()
-        #expect(whole.lazy == nil)
-        #expect(whole.value(at: try #require(client.registry.slot(for: Keys.title.identity)), as: String.self) == "Cached")
-        #expect(first.materialized() === whole, "the whole state is made once")
         #expect(client[Keys.title] == "Cached")
-        #expect(client[Keys.retries] == 7)
+        #expect(client.rawValue(forKey: "max_retries") == .int(7))
     }
 
     @Test("a cached value a rule rejects falls back to the default and is reported once, with its provenance")
@@ -45,19 +38,17 @@ struct FirstStateTests {
         let client = try await client(cachedJSON: payload(retries: 99, title: ""), observer: observer)
         #expect(client[Keys.retries] == 3)
         #expect(client[Keys.title] == "Welcome")
-        // explain needs the whole state: it finishes it if the background has not yet.
         let explanation = client.explain(Keys.retries)
         #expect(explanation.layer == .defaultValue)
         #expect(explanation.rejected.map(\.value) == ["99"])
         #expect(client.explain(Keys.flag).layer == .snapshot(source: "test-cache"))
-        _ = client.cell.load().materialized()
         let rejected = observer.events.compactMap { event -> String? in
             if case .valueRejected(let rejection) = event { rejection.key } else { nil }
         }
         #expect(rejected.sorted() == ["max_retries", "title"])
     }
 
-    @Test("the first refresh compares against the cached state, finished or not, and reports each rejection once")
+    @Test("the first refresh compares against the cached state and reports each rejection once")
     func firstRefreshComparesAgainstCache() async throws {
         let observer = RecordingObserver()
         let fetcher = InMemoryFetcher(json: payload(flag: true, retries: 99, ratio: 0.5, title: "Cached"))
@@ -70,18 +61,11 @@ struct FirstStateTests {
         let rejected = observer.events.compactMap { event -> String? in
             if case .valueRejected(let rejection) = event { "\(rejection.value) from \(rejection.origin ?? "?")" } else { nil }
         }
-        // Once from the cache (resolved on demand, then in full: still one report), once from the fetch.
+        // Once from the cache, once from the fetch.
         #expect(rejected == ["99 from snapshot test-cache", "99 from snapshot memory://config"])
     }
 
-    @Test("decode and the raw value of a registered key work on a first state that is not finished")
-    func decodeOnFirstState() async throws {
-        let client = try await client(cachedJSON: payload(retries: 4))
-        #expect(try client.decode(Int.self, forKey: "max_retries") == 4)
-        #expect(client.rawValue(forKey: "max_retries") == .int(4))
-    }
-
-    @Test("readers on many tasks racing the background finish and a refresh only ever see cached or fetched values")
+    @Test("readers on many tasks racing a refresh only ever see cached or fetched values")
     func readersRaceFinishAndRefresh() async throws {
         for _ in 0..<50 {
             let fetcher = InMemoryFetcher(json: payload(retries: 9, title: "Fetched"))

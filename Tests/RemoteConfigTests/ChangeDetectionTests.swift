@@ -19,7 +19,7 @@ struct ChangeDetectionTests {
     @Test("a key whose type cannot render back is still reported changed, and only when its value changes")
     func unrenderableType() async throws {
         let fetcher = InMemoryFetcher(json: #"{"layout": {"columns": 2}, "a": 1}"#)
-        let client = try await RemoteConfigBuilder.testing(
+        let client = try RemoteConfigBuilder.testing(
             fetcher: fetcher, clock: ManualClock(), keys: [Self.layout, Keys.a]
         ).build()
         #expect(try await client.refresh(force: true) == .updated(changedKeys: ["layout", "a"]))
@@ -37,7 +37,7 @@ struct ChangeDetectionTests {
     func rejectionEventsAreNotRepeated() async throws {
         let observer = RecordingObserver()
         let fetcher = InMemoryFetcher(json: payload(retries: 99))
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).observer(observer).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).observer(observer).build()
         _ = try await client.refresh(force: true)
         fetcher.serve(json: payload(flag: false, retries: 99))
         _ = try await client.refresh(force: true)
@@ -55,7 +55,7 @@ struct ChangeDetectionTests {
     func rejectionMessage() async throws {
         let secretLimit = ConfigKey("limit", default: 5, rules: [.range(1...10)], secret: true)
         let fetcher = InMemoryFetcher(json: #"{"limit": 77, "a": "seven"}"#)
-        let client = try await RemoteConfigBuilder.testing(
+        let client = try RemoteConfigBuilder.testing(
             fetcher: fetcher, clock: ManualClock(), keys: [secretLimit, Keys.a]
         ).build()
         _ = try await client.refresh(force: true)
@@ -74,14 +74,14 @@ struct ChangeDetectionTests {
     func misspeltKeyBesideEveryRegisteredKey() async throws {
         let observer = RecordingObserver()
         let fetcher = InMemoryFetcher(json: #"{"a": 1, "b": 2, "B": 3}"#)
-        let client = try await RemoteConfigBuilder.testing(
+        let client = try RemoteConfigBuilder.testing(
             fetcher: fetcher, clock: ManualClock(), keys: [Keys.a, Keys.b]
         ).observer(observer).build()
         _ = try await client.refresh(force: true)
         #expect(observer.events.contains(.mistypedKey(requested: "B", registered: "b")))
 
         let quiet = RecordingObserver()
-        let exact = try await RemoteConfigBuilder.testing(
+        let exact = try RemoteConfigBuilder.testing(
             fetcher: InMemoryFetcher(json: #"{"a": 1, "b": 2}"#), clock: ManualClock(), keys: [Keys.a, Keys.b]
         ).observer(quiet).build()
         _ = try await exact.refresh(force: true)
@@ -100,7 +100,7 @@ struct ChangeDetectionTests {
         let generic = Self.genericKey("limit", default: 5, rules: [.range(1...10)])
         let concrete = ConfigKey("limit2", default: 5, rules: [.range(1...10)])
         let fetcher = InMemoryFetcher(json: #"{"limit": 7, "limit2": 7}"#)
-        let client = try await RemoteConfigBuilder.testing(
+        let client = try RemoteConfigBuilder.testing(
             fetcher: fetcher, clock: ManualClock(), keys: [generic, concrete]
         ).build()
         _ = try await client.refresh(force: true)

@@ -12,7 +12,7 @@ struct ConsistencyTests {
     func readsRaceRefreshes() async throws {
         let fetcher = ScriptedFetcher()
         for n in 1...1000 { fetcher.enqueue(.modifiedJSON(#"{"a": \#(n), "b": \#(n)}"#, etag: "\"\(n)\"")) }
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), keys: [Keys.a, Keys.b]).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), keys: [Keys.a, Keys.b]).build()
         let done = Recorder<Bool>()
         let torn = await withTaskGroup(of: Int.self) { group in
             group.addTask {

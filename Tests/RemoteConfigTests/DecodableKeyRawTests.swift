@@ -4,7 +4,7 @@ import RemoteConfig
 import TestDoubles
 import Testing
 
-/// A `Decodable` key keeps the parsed candidate as its raw form, so activating it runs no encoder.
+/// Activating a `Decodable` key decodes the candidate and runs no encoder.
 @Suite("Decodable keys: raw form and launch cost")
 struct DecodableKeyRawTests {
     /// Counts how often values of ``Theme`` are encoded, per test (each test uses its own counter).
@@ -47,21 +47,23 @@ struct DecodableKeyRawTests {
         let cache = InMemoryCache()
         try await cache.store(
             cached(#"{"theme": {"accent": "green", "legacy": 1}}"#, fetchedAt: epoch), as: "default", slot: .active)
-        let client = try await RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: "{}"))
+        let client = try RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: "{}"))
             .cache(cache).clock(ManualClock()).register(theme).build()
         #expect(client[theme].accent == "green")
         #expect(counter.value == 0)
 
-        // The raw form is the candidate as served, with the member the type ignores.
+        // The snapshot keeps the value as served, with the member the type ignores: a key of
+        // another type under the same name reads it (resolved alone, and reported).
         struct Everything: Decodable, Sendable { var accent: String; var legacy: Int }
-        #expect(try client.decode(Everything.self, forKey: "theme").legacy == 1)
+        let everything = ConfigKey(decoding: "theme", default: Everything(accent: "", legacy: 0))
+        #expect(client[everything].legacy == 1)
     }
 
     @Test("a Decodable key that falls back to its default renders the default when asked, and changes are still seen")
     func defaultRenderedOnDemand() async throws {
         let theme = ConfigKey(decoding: "theme", default: Theme(accent: "blue"))
         let fetcher = InMemoryFetcher(json: #"{"theme": {"accent": "green"}}"#)
-        let client = try await RemoteConfigClient.builder(fetcher: fetcher).register(theme).build()
+        let client = try RemoteConfigClient.builder(fetcher: fetcher).register(theme).build()
         #expect(client.registeredKeys.first?.defaultValue == .object(["accent": .string("blue")]))
         #expect(try await client.refresh(force: true) == .updated(changedKeys: ["theme"]))
 
@@ -73,6 +75,6 @@ struct DecodableKeyRawTests {
         fetcher.serve(json: #"{}"#)
         #expect(try await client.refresh(force: true) == .updated(changedKeys: ["theme"]))
         #expect(client[theme].accent == "blue")
-        #expect(try client.decode(Theme.self, forKey: "theme").accent == "blue")
+        #expect(client.explain(theme).layer == .defaultValue)
     }
 }

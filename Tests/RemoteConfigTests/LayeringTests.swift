@@ -11,7 +11,7 @@ struct LayeringTests {
     func perKeyFallback() async throws {
         let observer = RecordingObserver()
         let fetcher = InMemoryFetcher(json: #"{"new_checkout": true, "max_retries": 99, "ratio": 1, "title": ""}"#)
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).observer(observer).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).observer(observer).build()
         _ = try await client.refresh()
         #expect(client[Keys.flag] == true)
         #expect(client[Keys.retries] == 3)
@@ -30,7 +30,7 @@ struct LayeringTests {
     @Test("a value of the wrong type is rejected: 1 is not a Bool, \"5\" is not an Int")
     func typeMismatch() async throws {
         let fetcher = InMemoryFetcher(json: #"{"new_checkout": 1, "max_retries": "5"}"#)
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
         _ = try await client.refresh()
         #expect(client[Keys.flag] == false)
         #expect(client[Keys.retries] == 3)
@@ -41,7 +41,7 @@ struct LayeringTests {
     @Test("a rejected value falls back to the key's last good snapshot value, not the default")
     func lastGood() async throws {
         let fetcher = InMemoryFetcher(json: payload(retries: 5))
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
         _ = try await client.refresh()
         fetcher.serve(json: payload(retries: 99))
         _ = try await client.refresh()
@@ -62,7 +62,7 @@ struct LayeringTests {
         let second = InMemoryOverrideSource(
             name: "second", values: ["max_retries": .value(.int(9)), "ratio": .value(.double(0.75))])
         let fetcher = InMemoryFetcher(json: payload(retries: 5, ratio: 0.1, title: "Remote"))
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock)
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock)
             .override(first).override(second).build()
         _ = try await client.refresh()
         clock.advance(by: 30)
@@ -78,7 +78,7 @@ struct LayeringTests {
         #expect(title.freshness == .fresh)
         #expect(title.snapshot?.validators.etag != nil)
         let unset = ConfigKey("unset", default: "fallback")
-        let client2 = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, keys: [unset]).build()
+        let client2 = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, keys: [unset]).build()
         #expect(client2.explain(unset).layer == .defaultValue)
         #expect(client2.explain(unset).value == "\"fallback\"")
         #expect(client2.explain(unset).snapshot == nil)
@@ -89,7 +89,7 @@ struct LayeringTests {
     func rejectedOverrideFallsThrough() async throws {
         let first = InMemoryOverrideSource(name: "first", values: ["max_retries": .text("lots")])
         let second = InMemoryOverrideSource(name: "second", values: ["max_retries": .text("4")])
-        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
+        let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
             .override(first).override(second).build()
         #expect(client[Keys.retries] == 4)
         let explanation = client.explain(Keys.retries)
@@ -101,7 +101,7 @@ struct LayeringTests {
     @Test("an override that changes at run time re-resolves the state")
     func overrideChangeReResolves() async throws {
         let source = InMemoryOverrideSource(name: "qa")
-        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
+        let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
             .override(source).build()
         var updates = client.updates().makeAsyncIterator()
         source.set("max_retries", value: .int(2))
@@ -118,7 +118,7 @@ struct LayeringTests {
     func unregisteredKey() async throws {
         let observer = RecordingObserver()
         let fetcher = InMemoryFetcher(json: #"{"legacy_limit": 12}"#)
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).observer(observer).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).observer(observer).build()
         _ = try await client.refresh()
         let legacy = ConfigKey("legacy_limit", default: 1)
         #expect(client[legacy] == 12)
@@ -133,7 +133,7 @@ struct LayeringTests {
     func mistypedKey() async throws {
         let observer = RecordingObserver()
         let fetcher = InMemoryFetcher(json: #"{"maxRetries": 4}"#)
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).observer(observer).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).observer(observer).build()
         _ = try await client.refresh()
         #expect(observer.events.contains(.mistypedKey(requested: "maxRetries", registered: "max_retries")))
         _ = client.rawValue(forKey: "MAX-RETRIES")
@@ -149,10 +149,10 @@ struct LayeringTests {
     func structured() async throws {
         let banner = ConfigKey(decoding: "banner", default: Banner(title: "none", weight: 0))
         let fetcher = InMemoryFetcher(json: #"{"banner": {"title": "Sale", "weight": 2}}"#)
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), keys: [banner]).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), keys: [banner]).build()
         _ = try await client.refresh()
         #expect(client[banner] == Banner(title: "Sale", weight: 2))
-        #expect(try client.decode(Banner.self, forKey: "banner") == Banner(title: "Sale", weight: 2))
+        #expect(await client.value(banner, policy: .immediate) == Banner(title: "Sale", weight: 2))
 
         fetcher.serve(json: #"{"banner": {"title": "Sale", "weight": "heavy"}}"#)
         _ = try await client.refresh()
@@ -161,30 +161,20 @@ struct LayeringTests {
         #expect(rejection.reason.contains("weight"))
     }
 
-    @Test("decode(_:forKey:) names the key and the path, and caches per state")
-    func decodeErrors() async throws {
-        let fetcher = InMemoryFetcher(json: #"{"layout": {"columns": [1, 2, "three"]}, "grid": {"rows": 2}}"#)
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+    @Test("a structured value that does not decode is rejected with the key and the path inside it")
+    func structuredPath() async throws {
+        struct Layout: Codable, Sendable, Equatable { var columns: [Int] }
+        let layout = ConfigKey(decoding: "layout", default: Layout(columns: [1]))
+        let fetcher = InMemoryFetcher(json: #"{"layout": {"columns": [1, 2, "three"]}}"#)
+        let observer = RecordingObserver()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), keys: [layout])
+            .observer(observer).build()
         _ = try await client.refresh()
-        struct Layout: Decodable, Sendable { var columns: [Int] }
-        #expect {
-            _ = try client.decode(Layout.self, forKey: "layout")
-        } throws: { error in
-            guard case ConfigError.decoding(let key, let failure) = error else { return false }
-            return key == "layout" && failure.path == "columns[2]"
-        }
-        #expect {
-            _ = try client.decode(Layout.self, forKey: "absent")
-        } throws: { error in
-            guard case ConfigError.decoding(let key, _) = error else { return false }
-            return key == "absent"
-        }
-        struct Grid: Decodable, Sendable, Equatable { var rows: Int }
-        let view = client.snapshot()
-        let once = try view.decode(Grid.self, forKey: "grid")
-        let twice = try view.decode(Grid.self, forKey: "grid")
-        #expect(once == Grid(rows: 2))
-        #expect(once == twice)
+        #expect(client[layout] == Layout(columns: [1]))
+        let rejection = try #require(client.explain(layout).rejected.first)
+        #expect(rejection.key == "layout")
+        #expect(rejection.reason.contains("columns[2]"))
+        #expect(observer.events.contains(.valueRejected(rejection)))
     }
 }
 
@@ -195,7 +185,7 @@ struct OverrideProblemTests {
         let source = InMemoryOverrideSource(name: "qa")
         source.report(problem: "line 3: missing '='")
         let observer = RecordingObserver()
-        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
+        let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
             .override(source).observer(observer).build()
         var updates = client.updates().makeAsyncIterator()
         source.set("max_retries", value: .int(1))

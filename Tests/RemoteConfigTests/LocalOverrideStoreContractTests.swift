@@ -73,7 +73,7 @@ struct LocalOverrideStoreContractTests {
                     source: "contract")),
             as: "local-overrides", slot: .active)
         let store = LocalOverrideStore(persistence: .init(cache: cache), buildKind: .debug)
-        let snapshot = await store.overrides(for: OverrideSourceContract<LocalOverrideStore>.keys)
+        let snapshot = store.overrides(for: OverrideSourceContract<LocalOverrideStore>.keys)
         #expect(snapshot.values.isEmpty)
         #expect(snapshot.problems.contains { $0.contains("unreadable") })
     }

@@ -10,7 +10,7 @@ struct LocalOverrideStoreTests {
     @Test("set, remove and removeAll re-resolve the client; readers see the new value")
     func setAndRemove() async throws {
         let store = LocalOverrideStore(buildKind: .debug)
-        let client = try await RemoteConfigBuilder.testing(
+        let client = try RemoteConfigBuilder.testing(
             fetcher: InMemoryFetcher(json: payload(retries: 5)), clock: ManualClock()
         )
         .override(store).build()
@@ -56,13 +56,13 @@ struct LocalOverrideStoreTests {
             guard case ConfigError.configuration(let e) = error else { return false }
             return e.message.contains("allowedInRelease")
         }
-        let ignored = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
+        let ignored = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
             .override(locked).build()
         #expect(ignored[Keys.retries] == 3)
 
         let allowed = LocalOverrideStore(persistence: persistence, allowedInRelease: true, buildKind: .release)
         #expect(allowed.isEnabled)
-        let honoured = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
+        let honoured = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
             .override(allowed).build()
         #expect(honoured[Keys.retries] == 7)
         try await allowed.set(Keys.retries, 2)
@@ -78,7 +78,7 @@ struct LocalOverrideStoreTests {
         #expect(cache.snapshot("debug", slot: .active) != nil)
 
         let relaunched = LocalOverrideStore(persistence: .init(cache: cache, name: "debug"), buildKind: .debug)
-        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
+        let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
             .override(relaunched).build()
         #expect(client[Keys.flag] == true)
         #expect(client[Keys.title] == "QA build")
@@ -89,7 +89,7 @@ struct LocalOverrideStoreTests {
         let cache = InMemoryCache()
         try await cache.store(cached("[not an object", fetchedAt: epoch), as: "debug", slot: .active)
         let store = LocalOverrideStore(persistence: .init(cache: cache, name: "debug"), buildKind: .debug)
-        let snapshot = await store.overrides(for: [Keys.flag.descriptor])
+        let snapshot = store.overrides(for: [Keys.flag.descriptor])
         #expect(snapshot.values.isEmpty)
         #expect(snapshot.problems.count == 1)
         #expect(snapshot.problems.first?.contains("unreadable") == true)
@@ -100,7 +100,7 @@ struct LocalOverrideStoreTests {
         let cache = InMemoryCache()
         try await cache.store(cached(#"["new_checkout", true]"#, fetchedAt: epoch), as: "debug", slot: .active)
         let store = LocalOverrideStore(persistence: .init(cache: cache, name: "debug"), buildKind: .debug)
-        let snapshot = await store.overrides(for: [Keys.flag.descriptor])
+        let snapshot = store.overrides(for: [Keys.flag.descriptor])
         #expect(snapshot.values.isEmpty)
         #expect(
             snapshot.problems == [

@@ -13,7 +13,7 @@ struct LockFreeReadTests {
     func subscriptReadsRaceRefreshes() async throws {
         let fetcher = ScriptedFetcher()
         for n in 1...1000 { fetcher.enqueue(.modifiedJSON(#"{"a": \#(n), "b": \#(n)}"#, etag: "\"\(n)\"")) }
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), keys: [Keys.a, Keys.b])
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), keys: [Keys.a, Keys.b])
             .build()
         let done = Recorder<Bool>()
         let results = await withTaskGroup(of: (backwards: Int, reads: Int).self) { group in
@@ -51,7 +51,7 @@ struct LockFreeReadTests {
     @Test("a read right after an activation on the same thread sees the new value")
     func readAfterActivationSeesNewValue() async throws {
         let fetcher = InMemoryFetcher(json: #"{"a": 1}"#)
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), keys: [Keys.a]).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), keys: [Keys.a]).build()
         #expect(client[Keys.a] == 0)
         for n in 1...50 {
             fetcher.serve(json: #"{"a": \#(n)}"#)
@@ -66,7 +66,7 @@ struct LockFreeReadTests {
         var clients: [RemoteConfigClient] = []
         for n in 0..<40 {
             let fetcher = InMemoryFetcher(json: #"{"a": \#(n), "new_checkout": \#(n % 2 == 0)}"#)
-            let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), keys: [Keys.a, Keys.flag])
+            let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), keys: [Keys.a, Keys.flag])
                 .build()
             try await client.refresh(force: true)
             clients.append(client)
@@ -97,7 +97,7 @@ struct LockFreeReadTests {
     func releasedClientDoesNotLeakIntoNewOne() async throws {
         for n in 0..<20 {
             let fetcher = InMemoryFetcher(json: #"{"a": \#(n)}"#)
-            let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), keys: [Keys.a]).build()
+            let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), keys: [Keys.a]).build()
             #expect(client[Keys.a] == 0)
             try await client.refresh(force: true)
             #expect(client[Keys.a] == n)

@@ -12,7 +12,7 @@ struct RefreshTests {
         let clock = ManualClock()
         let cache = InMemoryCache()
         let fetcher = InMemoryFetcher(json: payload())
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache).build()
         _ = try await client.refresh()
         let bytesAfterFirst = cache.payloadBytesWritten
         #expect(cache.storeCount == 1)
@@ -34,7 +34,7 @@ struct RefreshTests {
         fetcher.enqueue(.modifiedJSON(payload(), etag: nil))
         fetcher.enqueue(.modifiedJSON(payload(), etag: nil))
         let cache = InMemoryCache()
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), cache: cache).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), cache: cache).build()
         _ = try await client.refresh()
         #expect(try await client.refresh() == .unchanged)
         #expect(cache.storeCount == 1)
@@ -43,7 +43,7 @@ struct RefreshTests {
     @Test("a failed fetch keeps the last good state and records the error")
     func failureKeepsState() async throws {
         let fetcher = InMemoryFetcher(json: payload(retries: 5))
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
         _ = try await client.refresh()
         let error = FetchError(.timeout, retry: .backoff, message: "timed out after 15 s")
         fetcher.failNext(error)
@@ -56,7 +56,7 @@ struct RefreshTests {
     @Test("a payload that does not decode is a typed error naming the offset; the state is kept")
     func undecodablePayload() async throws {
         let fetcher = InMemoryFetcher(json: payload(retries: 5))
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
         _ = try await client.refresh()
         fetcher.serve(json: #"{"max_retries": 6,}"#)
         await #expect {
@@ -72,7 +72,7 @@ struct RefreshTests {
     func notModifiedWithoutSnapshot() async throws {
         let fetcher = ScriptedFetcher()
         fetcher.enqueue(.notModified(.none))
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
         await #expect {
             try await client.refresh()
         } throws: { error in
@@ -87,7 +87,7 @@ struct RefreshTests {
         let failure = CacheError(.io(operation: "write", code: 28), message: "no space left on device")
         cache.failWrites(with: failure)
         let observer = RecordingObserver()
-        let client = try await RemoteConfigBuilder.testing(
+        let client = try RemoteConfigBuilder.testing(
             fetcher: InMemoryFetcher(json: payload(retries: 5)), clock: ManualClock(), cache: cache
         )
         .observer(observer).build()
@@ -100,7 +100,7 @@ struct RefreshTests {
     @Test("status reports last fetch, outcome, key count and generation")
     func status() async throws {
         let clock = ManualClock()
-        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload()), clock: clock).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload()), clock: clock).build()
         #expect(client.status.lastFetch == nil)
         #expect(client.status.keyCount == 4)
         let generation = client.status.generation
@@ -117,7 +117,7 @@ struct RefreshTests {
         for honours in [false, true] {
             let fetcher = ScriptedFetcher()
             fetcher.enqueue(.modified(hinted))
-            let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock).honoringTTLHints(honours).build()
+            let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock).honoringTTLHints(honours).build()
             _ = try await client.refresh()
             clock.advance(by: 20)
             #expect(client.status.freshness == (honours ? .stale : .fresh))

@@ -16,7 +16,7 @@ struct SingleFlightTests {
             let callers = Int.random(in: 8...64, using: &generator)
             let fetcher = ScriptedFetcher()
             let hold = fetcher.enqueueHeld(.modifiedJSON(payload(retries: trial % 10), etag: "\"t\(trial)\""))
-            let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+            let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
             let results = await withTaskGroup(of: Result<RefreshResult, ConfigError>.self) { group in
                 for _ in 0..<callers {
                     group.addTask {
@@ -44,7 +44,7 @@ struct SingleFlightTests {
         let fetcher = ScriptedFetcher()
         let error = FetchError(.httpStatus(503), retry: .backoff, message: "server error 503")
         let hold = fetcher.enqueueHeld(.failure(error))
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
         let results = await withTaskGroup(of: ConfigError?.self) { group in
             for _ in 0..<16 {
                 group.addTask {

@@ -10,7 +10,7 @@ struct UpdatesTests {
     @Test("the update stream reports changed keys and the cause")
     func updateStream() async throws {
         let fetcher = InMemoryFetcher(json: payload(retries: 5))
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
         var updates = client.updates().makeAsyncIterator()
         _ = try await client.refresh()
         let first = await updates.next()
@@ -24,7 +24,7 @@ struct UpdatesTests {
     @Test("a per-key stream yields the current value first, then each change, and skips unrelated changes")
     func perKeyStream() async throws {
         let fetcher = InMemoryFetcher(json: payload(retries: 5))
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
         var values = client.values(Keys.retries).makeAsyncIterator()
         #expect(await values.next() == 3)
         _ = try await client.refresh()
@@ -39,7 +39,7 @@ struct UpdatesTests {
     @Test("a slow consumer of a per-key stream gets the latest value, never a stale one")
     func backPressure() async throws {
         let fetcher = InMemoryFetcher(json: payload(retries: 1))
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
         let stream = client.values(Keys.retries)
         for n in 1...5 {
             fetcher.serve(json: payload(retries: n))
@@ -51,7 +51,7 @@ struct UpdatesTests {
 
     @Test("cancelling the consuming task ends a per-key stream")
     func cancellation() async throws {
-        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload()), clock: ManualClock())
+        let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload()), clock: ManualClock())
             .build()
         let stream = client.values(Keys.flag)
         let consumer = Task {
@@ -66,7 +66,7 @@ struct UpdatesTests {
 
     @Test("stop() finishes the event and update streams")
     func stopFinishesStreams() async throws {
-        let client = try await RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload()), clock: ManualClock())
+        let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload()), clock: ManualClock())
             .build()
         let updates = client.updates()
         let events = client.events()
@@ -80,7 +80,7 @@ struct UpdatesTests {
     @Test("the closure hook is called for each change until its token is cancelled")
     func closureHook() async throws {
         let fetcher = InMemoryFetcher(json: payload(retries: 5))
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
         let seen = Recorder<[String]>()
         let token = client.onChange { seen.append($0.changedKeys) }
         _ = try await client.refresh()
@@ -94,7 +94,7 @@ struct UpdatesTests {
     @Test("the event stream carries refresh outcomes and errors")
     func eventStream() async throws {
         let fetcher = InMemoryFetcher(json: payload())
-        let client = try await RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
         var events = client.events().makeAsyncIterator()
         let error = FetchError(.transport, retry: .backoff, message: "connection refused")
         fetcher.failNext(error)

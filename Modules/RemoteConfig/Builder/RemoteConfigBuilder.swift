@@ -5,7 +5,7 @@ import Foundation
 /// Collects adapters and policies and builds a ``RemoteConfigClient``.
 ///
 /// ```swift
-/// let client = try await RemoteConfigClient.builder(fetcher: fetcher)
+/// let client = try RemoteConfigClient.builder(fetcher: fetcher)
 ///     .cache(cache)
 ///     .override(environment)
 ///     .freshness(FreshnessPolicy(ttl: 3600, maxStale: .seconds(86_400)))
@@ -16,12 +16,7 @@ import Foundation
 /// Every method returns a changed copy; the builder is a value.
 public struct RemoteConfigBuilder: Sendable {
     private var settings: ClientSettings
-    private var keys: [KeyEntry] = []
-    /// The cache again when it was handed over as one that can read synchronously.
-    private(set) var synchronousCache: (any SynchronousSnapshotCache)?
-    /// For each override source, in order, the same source when it was handed over as one that
-    /// can answer synchronously (nil otherwise).
-    private(set) var synchronousSources: [(any SynchronousOverrideSource)?] = []
+    private var keys: [any ConfigKeyRepresentable] = []
 
     /// Starts a builder with `fetcher` and the defaults: no cache, no overrides,
     /// `FreshnessPolicy/standard`, immediate activation, no minimum interval,
@@ -39,15 +34,6 @@ public struct RemoteConfigBuilder: Sendable {
         var copy = self
         copy.settings.cache = cache
         copy.settings.configurationName = name
-        copy.synchronousCache = nil
-        return copy
-    }
-
-    /// Keeps snapshots in `cache` under `name`; a cache that can also read on the calling thread
-    /// (the file cache can) serves ``buildSynchronously()`` as well.
-    public func cache(_ cache: any SynchronousSnapshotCache, name: String = "default") -> Self {
-        var copy = self.cache(cache as any SnapshotCache, name: name)
-        copy.synchronousCache = cache
         return copy
     }
 
@@ -55,15 +41,6 @@ public struct RemoteConfigBuilder: Sendable {
     public func override(_ source: any OverrideSource) -> Self {
         var copy = self
         copy.settings.overrideSources.append(source)
-        copy.synchronousSources.append(nil)
-        return copy
-    }
-
-    /// Adds an override source that can also answer on the calling thread (the environment, `.env`
-    /// and launch-argument sources can), so ``buildSynchronously()`` applies it too.
-    public func override(_ source: any SynchronousOverrideSource) -> Self {
-        var copy = self.override(source as any OverrideSource)
-        copy.synchronousSources[copy.synchronousSources.count - 1] = source
         return copy
     }
 
@@ -115,8 +92,7 @@ public struct RemoteConfigBuilder: Sendable {
     /// Registers a list of keys.
     public func register(_ keys: [any ConfigKeyRepresentable]) -> Self {
         var copy = self
-        copy.keys.reserveCapacity(copy.keys.count + keys.count)
-        for key in keys { copy.keys.append(key.anyConfigKey.erased) }
+        copy.keys += keys
         return copy
     }
 
@@ -148,119 +124,140 @@ public struct RemoteConfigBuilder: Sendable {
         return copy
     }
 
-    /// Validates the setup, loads the cache and overrides, and returns a client whose first read
-    /// already sees the cached values.
+    /// Validates the setup, reads the cache and the overrides on the calling thread, and returns a
+    /// client whose first read already sees the cached values. No `await`: launch code such as a
+    /// SwiftUI `App.init` can call it.
     ///
-    /// With no cache, or an unreadable one, the client serves defaults (plus overrides) and reports why
-    /// (``ClientStatus/cache``, `ConfigEvent/cacheUnreadable(_:)`).
-    ///
-    /// From a cache, the first state resolves each key when it is first read and is finished in the
-    /// background right after this returns (reads give the same values either way); a cached value
-    /// that a rule rejects is reported as `ConfigEvent/valueRejected(_:)` when it is finished.
+    /// With no cache, or an unreadable one, the client serves defaults (plus overrides) and reports
+    /// why (``ClientStatus/cache``, `ConfigEvent/cacheUnreadable(_:)`). A cached value that a rule
+    /// rejects is reported as `ConfigEvent/valueRejected(_:)`.
     ///
     /// - Throws: `ConfigError/configuration(_:)` for a setup mistake (TTL ≤ 0, a key registered twice
     ///   with different types or defaults, an invalid rule, next-launch activation without a cache).
-    public func build() async throws(ConfigError) -> RemoteConfigClient {
-        let assembly = try ClientAssembly(settings: settings, keys: keys)
-        var layers: [OverrideLayer] = []
-        for source in settings.overrideSources {
-            layers.append(assembly.layer(source.name, await source.overrides(for: assembly.descriptors)))
+    public func build() throws(ConfigError) -> RemoteConfigClient {
+        try checkSettings()
+        let registry: KeyRegistry
+        do throws(ConfigurationError) {
+            registry = try KeyRegistry(keys)
+        } catch {
+            throw .configuration(error)
         }
-        var start = CacheStart(assembly.settings)
-        if let cache = settings.cache {
-            if settings.activation == .nextLaunch {
-                do throws(CacheError) {
-                    _ = try await cache.promotePending(settings.configurationName)
-                } catch {
-                    assembly.emit(.cacheUnreadable(error))
-                }
-            }
-            start.take(await cache.load(settings.configurationName, slot: .active), assembly)
+        let events = Broadcaster<ConfigEvent>()
+        let updates = Broadcaster<ConfigUpdate>()
+        let sink = EventSink(observers: settings.observers, streams: events)
+        let descriptors = settings.overrideSources.isEmpty ? [] : registry.keys.map { KeyRegistry.descriptor(of: $0) }
+
+        let layers = settings.overrideSources.map { source in
+            let snapshot = source.overrides(for: descriptors)
+            for problem in snapshot.problems { sink.emit(.overrideProblem(source: source.name, message: problem)) }
+            return OverrideLayer(name: source.name, snapshot: snapshot)
         }
-        return assembly.client(layers: layers, start: start)
+        var status = EngineStatus()
+        status.scheduler.periodicInterval = settings.periodicInterval
+        let snapshot = loadCache(into: &status, sink: sink)
+
+        let first = Resolver(registry: registry).resolve(snapshot: snapshot, previous: nil, overrides: layers, generation: 1)
+        for rejection in first.newRejections { sink.emit(.valueRejected(rejection)) }
+        let cell = StateCell(first.state)
+        let engine = RefreshEngine(
+            settings: settings, registry: registry, cell: cell, overrides: layers, status: status, sink: sink,
+            updates: updates)
+        let client = RemoteConfigClient(registry: registry, cell: cell, engine: engine, events: events, updates: updates)
+        startBackgroundTasks(of: client, descriptors: descriptors)
+        return client
     }
 
-    /// ``build()`` on the calling thread, for launch code that cannot wait: a SwiftUI `App.init`,
-    /// `application(_:didFinishLaunchingWithOptions:)`, the first lines of a tool.
-    ///
-    /// ```swift
-    /// let client = try RemoteConfigClient.builder(fetcher: fetcher)
-    ///     .cache(FileSnapshotCache(directory: cacheDirectory))
-    ///     .register(Flags.newCheckout, Flags.maxRetries)
-    ///     .buildSynchronously()
-    /// let enabled = client[Flags.newCheckout]  // the cached value, read without an `await`
-    /// ```
-    ///
-    /// The client is the same as ``build()`` would make, and so are its values, status and events.
-    /// The difference is where the work runs: the cache's snapshot file (and, with next-launch
-    /// activation, the promotion of a pending one) and the override sources are read on this
-    /// thread, which waits for them (one small file read for the file cache, 0.1–0.2 ms here;
-    /// a promotion may wait for another process's write lock). This thread waits for no other: in
-    /// a fresh process that saves the runtime's first hop onto a thread and the cache's own hop,
-    /// about 0.5–0.8 ms of a cold start here. The first state finishes resolving in the background
-    /// on one plain thread (Swift's thread pool starts only if the client has tasks to run:
-    /// override sources to observe, periodic refresh).
-    ///
-    /// The cache must be a `SynchronousSnapshotCache` and every override source a
-    /// `SynchronousOverrideSource`, as the file cache and the environment, `.env`, launch-argument
-    /// and local override sources are.
-    ///
-    /// - Throws: what ``build()`` throws, and `ConfigError/configuration(_:)` (`.missingComponent`)
-    ///   naming the cache or the first override source that can only be read asynchronously.
-    public func buildSynchronously() throws(ConfigError) -> RemoteConfigClient {
-        let assembly = try ClientAssembly(settings: settings, keys: keys)
-        let cache = try synchronousCacheOrNil()
-        let sources = try synchronousOverrideSources()
-        let layers = sources.map { assembly.layer($0.name, $0.overridesSynchronously(for: assembly.descriptors)) }
-        var start = CacheStart(assembly.settings)
-        if let cache {
-            if settings.activation == .nextLaunch {
-                do throws(CacheError) {
-                    _ = try cache.promotePendingSynchronously(settings.configurationName)
-                } catch {
-                    assembly.emit(.cacheUnreadable(error))
-                }
-            }
-            start.take(cache.loadSynchronously(settings.configurationName, slot: .active), assembly)
+    /// Throws the first setup mistake.
+    private func checkSettings() throws(ConfigError) {
+        if let problem = settings.freshness.problem { throw .configuration(problem) }
+        if let problem = settings.backoff.problem { throw .configuration(problem) }
+        if !(settings.minimumFetchInterval >= 0) || !settings.minimumFetchInterval.isFinite {
+            throw .configuration(
+                ConfigurationError(
+                    .invalidSchedule, "minimumFetchInterval must be zero or more seconds, got \(settings.minimumFetchInterval)"))
         }
-        return assembly.client(layers: layers, start: start, onPlainThread: true)
-    }
-
-    /// The cache as one that reads synchronously, nil without a cache.
-    ///
-    /// Handed over through the `cache(_:name:)` that takes a `SynchronousSnapshotCache`, it is
-    /// known already; otherwise a dynamic cast finds out (a run-time conformance lookup, which costs a
-    /// cold start tens of microseconds, so the typed overload is the fast way).
-    private func synchronousCacheOrNil() throws(ConfigError) -> (any SynchronousSnapshotCache)? {
-        guard let cache = settings.cache else { return nil }
-        if let synchronousCache { return synchronousCache }
-        if let found = cache as? any SynchronousSnapshotCache { return found }
-        throw .configuration(
-            ConfigurationError(
-                .missingComponent,
-                "buildSynchronously() reads the cache on the calling thread, but \(String(describing: type(of: cache))) "
-                    + "can only be read asynchronously (it is not a SynchronousSnapshotCache); use `try await build()`, "
-                    + "or a cache that can read synchronously, such as FileSnapshotCache"))
-    }
-
-    /// Every override source as one that answers synchronously, in order.
-    private func synchronousOverrideSources() throws(ConfigError) -> [any SynchronousOverrideSource] {
-        // Without sources, no array is made: its element type is one the runtime would make at launch.
-        if settings.overrideSources.isEmpty { return [] }
-        var found: [any SynchronousOverrideSource] = []
-        found.reserveCapacity(settings.overrideSources.count)
-        for (source, synchronous) in zip(settings.overrideSources, synchronousSources) {
-            if let synchronous = synchronous ?? (source as? any SynchronousOverrideSource) {
-                found.append(synchronous)
-                continue
-            }
+        if let interval = settings.periodicInterval, !(interval > 0) || !interval.isFinite {
+            throw .configuration(
+                ConfigurationError(
+                    .invalidSchedule, "periodicRefresh interval must be greater than zero seconds, got \(interval)"))
+        }
+        if settings.activation == .nextLaunch && settings.cache == nil {
             throw .configuration(
                 ConfigurationError(
                     .missingComponent,
-                    "buildSynchronously() reads override sources on the calling thread, but the source \"\(source.name)\" "
-                        + "(\(String(describing: type(of: source)))) can only be read asynchronously (it is not a "
-                        + "SynchronousOverrideSource); use `try await build()` instead"))
+                    "next-launch activation keeps the fetched snapshot in the cache until the next build(); add a cache with .cache(_:)"
+                ))
         }
-        return found
+    }
+
+    /// The cached snapshot, decoded (promoting a pending one first under next-launch activation),
+    /// with the cache's answer in `status` and reported to `sink`.
+    private func loadCache(into status: inout EngineStatus, sink: EventSink) -> ConfigSnapshot? {
+        guard let cache = settings.cache else { return nil }
+        let name = settings.configurationName
+        status.cache = .empty
+        if settings.activation == .nextLaunch {
+            do throws(CacheError) {
+                _ = try cache.promotePending(name)
+            } catch {
+                sink.emit(.cacheUnreadable(error))
+            }
+        }
+        switch cache.load(name, slot: .active) {
+        case .hit(let cached):
+            do throws(PayloadError) {
+                let snapshot = ConfigSnapshot(values: try settings.format.decode(cached.payload), metadata: cached.metadata)
+                status.cache = .inSync
+                sink.emit(
+                    .cacheLoaded(
+                        name: name, fetchedAt: cached.metadata.fetchedAt, freshness: settings.freshness(of: cached.metadata)))
+                return snapshot
+            } catch {
+                let cacheError = CacheError(
+                    .corrupt(.badMetadata),
+                    message: "the cached payload for \"\(name)\" no longer decodes (\(error)); serving defaults until the next refresh")
+                status.cache = .unreadable(cacheError)
+                sink.emit(.cacheUnreadable(cacheError))
+            }
+        case .miss:
+            sink.emit(.cacheMiss(name: name))
+        case .unreadable(let error):
+            status.cache = .unreadable(error)
+            sink.emit(.cacheUnreadable(error))
+        }
+        return nil
+    }
+
+    /// Starts the tasks that observe the override sources and refresh periodically; the client cancels them.
+    private func startBackgroundTasks(of client: RemoteConfigClient, descriptors: [KeyDescriptor]) {
+        let engine = client.engine
+        var tasks: [Task<Void, Never>] = []
+        for (position, source) in settings.overrideSources.enumerated() {
+            let stream = source.changes(for: descriptors)
+            tasks.append(
+                Task { [weak engine] in
+                    for await snapshot in stream {
+                        guard let engine else { return }
+                        engine.applyOverride(at: position, snapshot)
+                    }
+                })
+        }
+        if let interval = settings.periodicInterval {
+            let clock = settings.clock
+            tasks.append(
+                Task { [weak engine] in
+                    while !Task.isCancelled {
+                        guard let delay = engine?.nextPeriodicDelay(interval: interval) else { return }
+                        do {
+                            try await clock.sleep(for: delay)
+                        } catch {
+                            return
+                        }
+                        guard let engine else { return }
+                        _ = await engine.refresh(force: false)
+                    }
+                })
+        }
+        client.bookkeeping.withLock { $0.tasks = tasks }
     }
 }

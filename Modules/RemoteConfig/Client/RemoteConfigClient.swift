@@ -4,9 +4,8 @@ import Foundation
 
 /// A remote-configuration client: synchronous typed reads, refresh, activation, overrides and updates.
 ///
-/// Build one with ``RemoteConfigBuilder``. Reads of registered keys are synchronous and cheap:
-/// conversion, validation and layering happened once, when the current state was activated; a
-/// read loads that immutable state and indexes it.
+/// Build one with ``RemoteConfigBuilder``. Conversion, validation and layering happen once per
+/// activation; a read of a registered key finds the key's slot and returns its value.
 ///
 /// ```swift
 /// let enabled = client[Flags.newCheckout]
@@ -15,29 +14,25 @@ public final class RemoteConfigClient: Sendable {
     @usableFromInline let registry: KeyRegistry
     @usableFromInline let cell: StateCell
     let engine: RefreshEngine
-    let settings: ClientSettings
-    let engineStatus: EngineStatusCell
     let eventBroadcaster: Broadcaster<ConfigEvent>
     let updateBroadcaster: Broadcaster<ConfigUpdate>
-    /// Cancels the client's background tasks (override observation, periodic refresh), and the
-    /// unregistered names already reported.
-    let bookkeeping = ClientBookkeeping()
+    /// The client's background tasks (override observation, periodic refresh), and the names whose
+    /// unregistered reads were reported.
+    let bookkeeping = Locked((tasks: [Task<Void, Never>](), reported: Set<String>()))
 
     init(
-        registry: KeyRegistry, cell: StateCell, engine: RefreshEngine, settings: ClientSettings,
-        engineStatus: EngineStatusCell, events: Broadcaster<ConfigEvent>, updates: Broadcaster<ConfigUpdate>
+        registry: KeyRegistry, cell: StateCell, engine: RefreshEngine, events: Broadcaster<ConfigEvent>,
+        updates: Broadcaster<ConfigUpdate>
     ) {
         self.registry = registry
         self.cell = cell
         self.engine = engine
-        self.settings = settings
-        self.engineStatus = engineStatus
         self.eventBroadcaster = events
         self.updateBroadcaster = updates
     }
 
     deinit {
-        for cancel in bookkeeping.takeCancels() { cancel() }
+        for task in bookkeeping.withLock({ $0.tasks }) { task.cancel() }
         eventBroadcaster.finish()
         updateBroadcaster.finish()
     }
@@ -51,30 +46,22 @@ public final class RemoteConfigClient: Sendable {
 
     /// The current value of a key: synchronous, no I/O, no parsing, no validation.
     ///
-    /// A registered key returns its resolved value (override, snapshot, last good, or default).
-    /// An unregistered key takes a slower path: the raw snapshot value is converted on each read,
-    /// and an `ConfigEvent/unregisteredKeyRead(name:)` event says so once.
+    /// A registered key (any key with a registered key's name and type) returns its resolved value.
+    /// Any other key is resolved on the spot through the same layers and its own rules, and a
+    /// ``ConfigEvent`` says so once.
     @inlinable
     public subscript<Value>(key: ConfigKey<Value>) -> Value {
-        if let slot = registry.slot(for: key.identity) {
-            return cell.withCurrent { state in
-                state.value(at: slot, as: Value.self)
-            }
+        if let slot = registry.slot(named: key.name, hash: key.nameHash),
+            let value = cell.withCurrent({ $0.value(at: slot, as: Value.self) })
+        {
+            return value
         }
-        return unregisteredRead(key)
+        return slowRead(key)
     }
 
-    /// The slow path of the subscript, kept out of line so the inlined fast path stays small.
-    @usableFromInline @inline(never)
-    func unregisteredRead<Value>(_ key: ConfigKey<Value>) -> Value {
-        unregisteredRead(key, state: cell.load())
-    }
-
-    /// The slow path of ``ConfigView``'s subscript.
-    @usableFromInline @inline(never)
-    func unregisteredRead<Value>(_ key: ConfigKey<Value>, in state: ResolvedState) -> Value {
-        unregisteredRead(key, state: state)
-    }
+    /// A read the fast path could not serve: the key is not registered under this name and type.
+    @usableFromInline
+    func slowRead<Value>(_ key: ConfigKey<Value>) -> Value { value(key, in: cell.load()) }
 
     /// The current value of a key; the same as the subscript.
     public func value<Value>(_ key: ConfigKey<Value>) -> Value { self[key] }
@@ -82,56 +69,31 @@ public final class RemoteConfigClient: Sendable {
     /// A consistent view of the current state: several reads through it never see half of a refresh.
     public func snapshot() -> ConfigView { ConfigView(client: self, state: cell.load()) }
 
-    /// The raw value of any key in the active snapshot (registered or not), or nil.
+    /// The raw value of any name in the active snapshot, unconverted and unchecked, or nil.
     ///
-    /// This is the slow path: nothing is validated. A name that differs from a registered key only by
-    /// case or separators produces a `ConfigEvent/mistypedKey(requested:registered:)` event.
+    /// A name that differs from a registered key only by case or separators produces a
+    /// `ConfigEvent/mistypedKey(requested:registered:)` event.
     public func rawValue(forKey name: String) -> ConfigValue? {
-        let state = cell.load()
-        noteUnregistered(name)
-        return state.snapshot?.values[name]
+        noteUnregistered(name, readType: nil)
+        return cell.load().snapshot?.values[name]
     }
 
-    /// Decodes the active snapshot's value for `name` into `type`; the decoded value is cached per state.
-    ///
-    /// - Throws: `ConfigError/decoding(key:failure:)` naming the key and the path inside the value.
-    public func decode<T: Decodable & Sendable>(_ type: T.Type, forKey name: String) throws(ConfigError) -> T {
-        try decode(type, forKey: name, in: cell.load())
+    /// A read of a key the registry does not hold under this name and type: resolved alone.
+    func unregisteredRead<Value>(_ key: ConfigKey<Value>, in state: ResolvedState) -> Value {
+        noteUnregistered(key.name, readType: key.converter.typeName)
+        let resolved = Resolver.resolve(key, slot: nil, snapshot: state.snapshot, overrides: state.overrides, previous: nil)
+        return (resolved.box as? ValueBox<Value>)?.value ?? key.defaultValue
     }
 
-    func decode<T: Decodable & Sendable>(_ type: T.Type, forKey name: String, in state: ResolvedState) throws(ConfigError) -> T {
-        if let cached = state.decodedCache.value(forKey: name, as: T.self) { return cached }
-        let raw: ConfigValue
-        if let slot = registry.slot(named: name), let registeredRaw = state.details[slot].raw {
-            raw = registeredRaw
-        } else if let snapshotRaw = state.snapshot?.values[name] {
-            raw = snapshotRaw
-        } else {
-            throw .decoding(
-                key: name, failure: DecodingFailure(path: "", reason: "there is no value for this key in the active state"))
-        }
-        let decoded: T
-        do throws(DecodingFailure) {
-            decoded = try ConfigValueDecoder().decode(T.self, from: raw)
-        } catch {
-            throw .decoding(key: name, failure: error)
-        }
-        state.decodedCache.store(decoded, forKey: name)
-        return decoded
-    }
-
-    func unregisteredRead<Value>(_ key: ConfigKey<Value>, state: ResolvedState) -> Value {
-        noteUnregistered(key.name)
-        guard let raw = state.snapshot?.values[key.name], case .success(let value) = key.resolve(raw) else {
-            return key.defaultValue
-        }
-        return value
-    }
-
-    private func noteUnregistered(_ name: String) {
-        guard registry.slot(named: name) == nil else { return }
-        guard bookkeeping.reportsFirst(name) else { return }
-        if let intended = registry.likelyIntended(name) {
+    /// Reports, once per name, a read that did not go through a registered key.
+    private func noteUnregistered(_ name: String, readType: String?) {
+        let slot = registry.slot(named: name)
+        if slot != nil, readType == nil { return }
+        guard bookkeeping.withLock({ $0.reported.insert(name).inserted }) else { return }
+        if let slot, let readType {
+            engine.emit(
+                .keyTypeMismatch(name: name, registeredType: KeyRegistry.descriptor(of: registry.keys[slot]).typeName, readType: readType))
+        } else if let intended = registry.likelyIntended(name) {
             engine.emit(.mistypedKey(requested: name, registered: intended))
         } else {
             engine.emit(.unregisteredKeyRead(name: name))
@@ -146,46 +108,28 @@ public final class RemoteConfigClient: Sendable {
         case .immediate:
             return self[key]
         case .refreshBeforeReturning:
-            if currentFreshness() != .fresh { _ = try? await refresh() }
+            if currentFreshness() != .fresh { _ = await engine.refresh(force: false) }
             return self[key]
         case .immediateWithBackgroundRefresh:
             let value = self[key]
-            if currentFreshness() != .fresh {
-                // Single-flight in the engine; `stop()` cancels the fetch this starts.
-                Task { [engine] in _ = await engine.refresh(force: false) }
-            }
+            engine.refreshInBackgroundIfStale()
             return value
         case .cacheOnly:
             guard currentFreshness() == .expired else { return self[key] }
-            return valueIgnoringSnapshot(key)
+            let state = cell.load()
+            let alone = Resolver.resolve(key, slot: nil, snapshot: nil, overrides: state.overrides, previous: nil)
+            return (alone.box as? ValueBox<Value>)?.value ?? key.defaultValue
         }
     }
 
     /// The freshness of the active snapshot now, or nil when there is none.
     public func currentFreshness() -> Freshness? {
-        guard let metadata = cell.load().snapshot?.metadata else { return nil }
-        return effectiveFreshness(metadata).freshness(fetchedAt: metadata.fetchedAt, now: settings.clock.now())
-    }
-
-    func effectiveFreshness(_ metadata: SnapshotMetadata) -> FreshnessPolicy {
-        var policy = settings.freshness
-        if settings.honorsTTLHints, let hint = metadata.ttlHint, hint > 0 { policy.ttl = hint }
-        return policy
-    }
-
-    /// The key's value from overrides or its default, as if no snapshot were held.
-    func valueIgnoringSnapshot<Value>(_ key: ConfigKey<Value>) -> Value {
-        guard let slot = registry.slot(for: key.identity) else { return key.defaultValue }
-        let state = cell.load()
-        if state.details[slot].layer.isOverride {
-            return state.value(at: slot, as: Value.self)
-        }
-        return key.defaultValue
+        cell.load().snapshot.map { engine.settings.freshness(of: $0.metadata) }
     }
 
     // MARK: Refresh and activation
 
-    /// Fetches now unless the scheduler holds it back; concurrent callers share one fetch.
+    /// Fetches now unless the scheduler holds it back; callers that arrive while a fetch runs share it.
     ///
     /// - Parameter force: ignore the minimum fetch interval and backoff (a server's `Retry-After` still holds).
     /// - Returns: what the refresh did; a skipped refresh is not an error.
@@ -203,8 +147,8 @@ public final class RemoteConfigClient: Sendable {
 
     /// Stops background refreshes and override observation, and finishes every stream.
     public func stop() async {
-        for cancel in bookkeeping.takeCancels() { cancel() }
-        await engine.stop()
+        for task in bookkeeping.withLock({ $0.tasks }) { task.cancel() }
+        engine.stop()
         eventBroadcaster.finish()
         updateBroadcaster.finish()
     }
@@ -212,59 +156,62 @@ public final class RemoteConfigClient: Sendable {
     // MARK: Provenance and inspection
 
     /// Where a key's value came from, what was rejected on the way, and how fresh the snapshot is.
-    public func explain<Value>(_ key: ConfigKey<Value>) -> Explanation {
-        explain(name: key.name, state: cell.load(), key: key)
-    }
+    public func explain<Value>(_ key: ConfigKey<Value>) -> Explanation { explain(key, in: cell.load()) }
 
     /// Explains a key by name (registered or not).
     public func explain(name: String) -> Explanation {
-        explain(name: name, state: cell.load(), key: Optional<ConfigKey<ConfigValue>>.none)
+        let state = cell.load()
+        if let slot = registry.slot(named: name) { return explain(registry.keys[slot], in: state) }
+        let raw = state.snapshot?.values[name]
+        return explanation(
+            name: name, isRegistered: false, value: raw?.jsonText() ?? "nil",
+            layer: raw == nil ? .defaultValue : .snapshot(source: state.snapshot?.metadata.source ?? ""), rejected: [],
+            in: state)
     }
 
-    func explain<Value>(name: String, state: ResolvedState, key: ConfigKey<Value>?) -> Explanation {
-        let metadata = state.snapshot?.metadata
-        let now = settings.clock.now()
-        let age = metadata.map { now.timeIntervalSince($0.fetchedAt) }
-        let freshness = metadata.map { effectiveFreshness($0).freshness(fetchedAt: $0.fetchedAt, now: now) }
-        if let slot = registry.slot(named: name) {
-            let detail = state.details[slot]
-            return Explanation(
-                key: name, isRegistered: true, value: registry.entries[slot].render(state.box(at: slot)), layer: detail.layer,
-                rejected: detail.rejected,
-                snapshot: metadata, snapshotAge: age, freshness: freshness, generation: state.generation)
+    func explain<Key: ConfigKeyRepresentable>(_ key: Key, in state: ResolvedState) -> Explanation {
+        let key = key.configKey
+        if let slot = registry.slot(named: key.name), registry.valueTypes[slot] == key.valueType {
+            return explanation(
+                name: key.name, isRegistered: true, value: key.render(state.values[slot]),
+                layer: state.valueLayer(at: slot, name: key.name), rejected: state.rejections[slot] ?? [], in: state)
         }
-        var rejected: [Rejection] = []
-        var rendered = "nil"
-        var layer = ValueLayer.defaultValue
-        if let raw = state.snapshot?.values[name] {
-            if let key {
-                switch key.resolve(raw) {
-                case .success(let v): rendered = key.render(v); layer = .snapshot(source: metadata?.source ?? "")
-                case .failure(let r): rejected.append(r); rendered = key.render(key.defaultValue)
-                }
-            } else {
-                rendered = raw.jsonText()
-                layer = .snapshot(source: metadata?.source ?? "")
+        let alone = Resolver.resolve(key, slot: nil, snapshot: state.snapshot, overrides: state.overrides, previous: nil)
+        let layer: ValueLayer =
+            switch alone.layer {
+            case .override(let position):
+                .override(
+                    source: state.overrides[position].name, position: position,
+                    origin: state.overrides[position].snapshot.values[key.name]?.origin ?? "")
+            case .snapshot: .snapshot(source: state.snapshot?.metadata.source ?? "")
+            case .lastGood, .defaultValue: .defaultValue
             }
-        } else if let key {
-            rendered = key.render(key.defaultValue)
-        }
+        return explanation(
+            name: key.name, isRegistered: false, value: key.render(alone.box), layer: layer, rejected: alone.rejected,
+            in: state)
+    }
+
+    private func explanation(
+        name: String, isRegistered: Bool, value: String, layer: ValueLayer, rejected: [Rejection], in state: ResolvedState
+    ) -> Explanation {
+        let metadata = state.snapshot?.metadata
         return Explanation(
-            key: name, isRegistered: false, value: rendered, layer: layer, rejected: rejected, snapshot: metadata,
-            snapshotAge: age, freshness: freshness, generation: state.generation)
+            key: name, isRegistered: isRegistered, value: value, layer: layer, rejected: rejected, snapshot: metadata,
+            snapshotAge: metadata.map { engine.settings.clock.now().timeIntervalSince($0.fetchedAt) },
+            freshness: metadata.map { engine.settings.freshness(of: $0) }, generation: state.generation)
     }
 
     /// Every registered key: name, type, default and rules.
-    public var registeredKeys: [KeyDescriptor] { registry.descriptors }
+    public var registeredKeys: [KeyDescriptor] { registry.keys.map { KeyRegistry.descriptor(of: $0) } }
 
     /// Freshness, last fetch and outcome, last error, scheduler, key count, pending activation, cache.
     public var status: ClientStatus {
-        let engine = engineStatus.current
+        let engineStatus = engine.status
         let state = cell.load()
         return ClientStatus(
-            freshness: currentFreshness(), snapshot: state.snapshot?.metadata, lastFetch: engine.lastFetch,
-            lastOutcome: engine.lastOutcome, lastError: engine.lastError, scheduler: engine.scheduler,
-            keyCount: registry.entries.count, pendingActivation: engine.pendingActivation, cache: engine.cache,
+            freshness: currentFreshness(), snapshot: state.snapshot?.metadata, lastFetch: engineStatus.lastFetch,
+            lastOutcome: engineStatus.lastOutcome, lastError: engineStatus.lastError, scheduler: engineStatus.scheduler,
+            keyCount: registry.keys.count, pendingActivation: engineStatus.pendingActivation, cache: engineStatus.cache,
             generation: state.generation)
     }
 
@@ -279,24 +226,17 @@ public final class RemoteConfigClient: Sendable {
     /// The key's current value first, then its value after each change. A slow consumer gets the latest value.
     public func values<Value: Sendable>(_ key: ConfigKey<Value>) -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let lastGeneration = Locked<UInt64?>(nil)
+        let lastGeneration = Locked<UInt64>(0)
         let yieldCurrent: @Sendable () -> Void = { [weak self] in
             guard let self else { return }
             let state = self.cell.load()
-            let shouldYield = lastGeneration.withLock { last -> Bool in
-                if let last, last >= state.generation { return false }
+            let isNew = lastGeneration.withLock { last -> Bool in
+                guard last < state.generation else { return false }
                 last = state.generation
                 return true
             }
-            if shouldYield {
-                let value: Value =
-                    if let slot = self.registry.slot(for: key.identity) {
-                        state.value(at: slot, as: Value.self)
-                    } else {
-                        self.unregisteredRead(key, state: state)
-                    }
-                continuation.yield(value)
-            }
+            guard isNew else { return }
+            continuation.yield(self.value(key, in: state))
         }
         let handler = updateBroadcaster.addHandler { update in
             if update.changedKeys.contains(key.name) { yieldCurrent() }
@@ -304,6 +244,12 @@ public final class RemoteConfigClient: Sendable {
         continuation.onTermination = { [weak updateBroadcaster] _ in updateBroadcaster?.removeHandler(handler) }
         yieldCurrent()
         return stream
+    }
+
+    /// The key's value in `state`.
+    func value<Value>(_ key: ConfigKey<Value>, in state: ResolvedState) -> Value {
+        if let slot = registry.slot(named: key.name), let box = state.values[slot] as? ValueBox<Value> { return box.value }
+        return unregisteredRead(key, in: state)
     }
 
     /// Calls `handler` after each change of the values reads see, until the token is cancelled or released.

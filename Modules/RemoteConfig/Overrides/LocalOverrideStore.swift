@@ -14,7 +14,7 @@ import Foundation
 /// let debugMenu = LocalOverrideStore(persistence: .init(cache: cache, name: "debug-overrides"))
 /// try await debugMenu.set(Flags.newCheckout, true)
 /// ```
-public final class LocalOverrideStore: SynchronousOverrideSource, Sendable {
+public final class LocalOverrideStore: OverrideSource, Sendable {
     /// Where overrides persist.
     public struct Persistence: Sendable {
         /// The cache that keeps them.
@@ -96,7 +96,7 @@ public final class LocalOverrideStore: SynchronousOverrideSource, Sendable {
                     .invalidAdapterSetting,
                     "values of \(key.converter.typeName) cannot be stored as overrides; make the type Encodable"))
         }
-        await loadIfNeeded()
+        loadIfNeeded()
         let values = state.withLock { s in
             s.values[key.name] = raw
             return s.values
@@ -108,7 +108,7 @@ public final class LocalOverrideStore: SynchronousOverrideSource, Sendable {
     /// Removes the override of one key.
     public func remove<Value>(_ key: ConfigKey<Value>) async throws(ConfigError) {
         try ensureEnabled()
-        await loadIfNeeded()
+        loadIfNeeded()
         let values = state.withLock { s in
             s.values.removeValue(forKey: key.name)
             return s.values
@@ -120,7 +120,7 @@ public final class LocalOverrideStore: SynchronousOverrideSource, Sendable {
     /// Removes every override.
     public func removeAll() async throws(ConfigError) {
         try ensureEnabled()
-        await loadIfNeeded()
+        loadIfNeeded()
         state.withLock { $0.values.removeAll() }
         broadcaster.send([:])
         try await persist([:])
@@ -129,42 +129,16 @@ public final class LocalOverrideStore: SynchronousOverrideSource, Sendable {
     /// The overrides currently set, by key name (empty when disabled).
     public func currentValues() async -> [String: ConfigValue] {
         guard isEnabled else { return [:] }
-        await loadIfNeeded()
+        loadIfNeeded()
         return state.withLock { $0.values }
     }
 
     /// The overrides for the registered keys, each with origin `<name>:<key>`.
-    public func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot {
+    public func overrides(for keys: [KeyDescriptor]) -> OverrideSnapshot {
         guard isEnabled else { return .empty }
-        await loadIfNeeded()
+        loadIfNeeded()
         let (values, problems) = state.withLock { ($0.values, $0.problems) }
         return snapshot(values, problems: problems, keys: keys)
-    }
-
-    /// The overrides for the registered keys, read on the calling thread.
-    ///
-    /// Values persisted in a cache that can only be read asynchronously (not a
-    /// `SynchronousSnapshotCache`) cannot be read here: the snapshot then holds the values set so
-    /// far in this process with a problem saying so, and ``changes(for:)`` delivers the persisted
-    /// ones (which a client applies as soon as they arrive).
-    public func overridesSynchronously(for keys: [KeyDescriptor]) -> OverrideSnapshot {
-        guard isEnabled else { return .empty }
-        var unread: [String] = []
-        if !state.withLock({ $0.loaded }) {
-            if let persistence {
-                if let cache = persistence.cache as? any SynchronousSnapshotCache {
-                    applyLoaded(cache.loadSynchronously(persistence.name, slot: .active), from: persistence)
-                } else {
-                    unread.append(
-                        "persisted overrides in \"\(persistence.name)\" are not read yet: their cache can only be read "
-                            + "asynchronously; they apply as soon as they are read")
-                }
-            } else {
-                applyLoaded(nil, from: nil)
-            }
-        }
-        let (values, problems) = state.withLock { ($0.values, $0.problems) }
-        return snapshot(values, problems: problems + unread, keys: keys)
     }
 
     /// The current overrides, then the new state after each `set`, `remove` or `removeAll`.
@@ -178,7 +152,7 @@ public final class LocalOverrideStore: SynchronousOverrideSource, Sendable {
         let upstream = broadcaster.stream(bufferingPolicy: .bufferingNewest(1))
         let task = Task { [weak self] in
             guard let self else { return continuation.finish() }
-            continuation.yield(await self.overrides(for: keys))
+            continuation.yield(self.overrides(for: keys))
             for await values in upstream {
                 continuation.yield(self.snapshot(values, problems: [], keys: keys))
             }
@@ -206,10 +180,10 @@ public final class LocalOverrideStore: SynchronousOverrideSource, Sendable {
         }
     }
 
-    private func loadIfNeeded() async {
+    private func loadIfNeeded() {
         guard !state.withLock({ $0.loaded }) else { return }
         guard let persistence else { return applyLoaded(nil, from: nil) }
-        applyLoaded(await persistence.cache.load(persistence.name, slot: .active), from: persistence)
+        applyLoaded(persistence.cache.load(persistence.name, slot: .active), from: persistence)
     }
 
     /// Takes what the persistence cache held (nil without persistence) as the starting values,

@@ -1,3 +1,4 @@
+import ConfigPorts
 import Foundation
 
 /// Keeps a change handler registered; cancel it, or let it go, to stop.

@@ -1,0 +1,45 @@
+import ConfigDomain
+import ConfigPorts
+import Foundation
+
+/// Everything the builder collected, handed to the engine.
+struct ClientSettings: Sendable {
+    var fetcher: any ConfigFetcher
+    var cache: (any SnapshotCache)?
+    var configurationName: String
+    var overrideSources: [any OverrideSource]
+    var freshness: FreshnessPolicy
+    var activation: ActivationPolicy
+    var minimumFetchInterval: TimeInterval
+    var backoff: BackoffPolicy
+    var clock: any ConfigClock
+    var observers: [any ConfigObserver]
+    var format: any PayloadFormat
+    var periodicInterval: TimeInterval?
+    var random: @Sendable () -> Double
+    var honorsTTLHints: Bool
+
+    /// The freshness policy for `metadata`: the server's TTL hint replaces the policy's TTL when honoured.
+    func freshness(for metadata: SnapshotMetadata) -> FreshnessPolicy {
+        var policy = freshness
+        if honorsTTLHints, let hint = metadata.ttlHint, hint > 0 { policy.ttl = hint }
+        return policy
+    }
+
+    /// How fresh a snapshot with `metadata` is now.
+    func freshness(of metadata: SnapshotMetadata) -> Freshness {
+        freshness(for: metadata).freshness(fetchedAt: metadata.fetchedAt, now: clock.now())
+    }
+}
+
+/// Where a client's events go: every observer given to the builder, then every `events()` stream.
+struct EventSink: Sendable {
+    let observers: [any ConfigObserver]
+    let streams: Broadcaster<ConfigEvent>
+
+    /// Hands `event` to each observer, then to each stream.
+    func emit(_ event: ConfigEvent) {
+        for observer in observers { observer.receive(event) }
+        streams.send(event)
+    }
+}

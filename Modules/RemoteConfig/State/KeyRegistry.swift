@@ -1,0 +1,155 @@
+import ConfigDomain
+import ConfigPorts
+import Foundation
+
+/// What resolution and `explain` need from a key, in its `ValueBox` terms.
+extension ConfigKey {
+    /// The key's value type, to tell a key from another of the same name and another type.
+    var valueType: ObjectIdentifier { ObjectIdentifier(Value.self) }
+
+    /// Converts and checks one candidate: the typed value in a ``ValueBox``, or why it was refused.
+    func accept(_ candidate: OverrideValue.Content, origin: String) -> Result<any AnyObject & Sendable, Rejection> {
+        let result =
+            switch candidate {
+            case .value(let value): resolve(value, origin: origin)
+            case .text(let text): resolve(text: text, origin: origin)
+            }
+        return result.map { ValueBox($0) }
+    }
+
+    /// The key's default in a ``ValueBox``.
+    func defaultBox() -> any AnyObject & Sendable { ValueBox(defaultValue) }
+
+    /// The boxed value rendered back as a ``ConfigValue`` (nil when its type cannot render).
+    func configValue(of box: AnyObject) -> ConfigValue? {
+        (box as? ValueBox<Value>).flatMap { converter.toValue($0.value) }
+    }
+
+    /// The boxed value as text for a person (redacted for secret keys).
+    func render(_ box: AnyObject) -> String {
+        (box as? ValueBox<Value>).map { render($0.value) } ?? "<value of another type>"
+    }
+}
+
+/// One resolved value of a key's type, so values of many types share one array.
+@usableFromInline
+final class ValueBox<Value: Sendable>: Sendable {
+    @usableFromInline let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// The keys a client knows, fixed at build time: one slot per name.
+@usableFromInline
+final class KeyRegistry: Sendable {
+    /// The keys by slot.
+    let keys: [any ConfigKeyRepresentable]
+    /// Open-addressing table of slots by name hash (`-1` empty), so a read finds its slot without
+    /// hashing the name again: the key carries its hash.
+    @usableFromInline let table: [Int32]
+    /// The names by slot, to confirm a table hit.
+    @usableFromInline let names: [String]
+    /// The value types by slot.
+    let valueTypes: [ObjectIdentifier]
+    /// Registered names by their normalised spelling, made when a typo is first looked for.
+    private let namesByNormalised = Locked<[String: String]?>(nil)
+
+    /// Registers `keys`, merging exact duplicates.
+    ///
+    /// - Throws: `.conflictingKey` for one name with two types, defaults or rule sets; `.invalidRule`
+    ///   for a key whose rule is itself broken (an invalid pattern).
+    init(_ given: [any ConfigKeyRepresentable]) throws(ConfigurationError) {
+        var keys: [any ConfigKeyRepresentable] = []
+        var names: [String] = []
+        var hashes: [Int] = []
+        var valueTypes: [ObjectIdentifier] = []
+        var slots: [String: Int] = [:]
+        for key in given {
+            let facts = Self.facts(of: key)
+            if let problem = facts.ruleProblem {
+                throw ConfigurationError(.invalidRule, "the key \"\(facts.name)\" has an invalid rule \(problem)")
+            }
+            guard let slot = slots[facts.name] else {
+                slots[facts.name] = keys.count
+                keys.append(key)
+                names.append(facts.name)
+                hashes.append(facts.hash)
+                valueTypes.append(facts.valueType)
+                continue
+            }
+            let (first, again) = (Self.descriptor(of: keys[slot]), Self.descriptor(of: key))
+            guard valueTypes[slot] == facts.valueType else {
+                throw ConfigurationError(
+                    .conflictingKey,
+                    "the key \"\(facts.name)\" is registered twice with different types (\(first.typeName) and "
+                        + "\(again.typeName)); use one type per name")
+            }
+            guard first == again else {
+                throw ConfigurationError(
+                    .conflictingKey,
+                    "the key \"\(facts.name)\" is registered twice with different defaults or rules (\(first) rules "
+                        + "\(first.ruleNames) vs \(again) rules \(again.ruleNames)); define it once and reuse it")
+            }
+        }
+        var table = [Int32](repeating: -1, count: max(8, (keys.count * 2).nextPowerOfTwo))
+        let mask = table.count - 1
+        for (slot, hash) in hashes.enumerated() {
+            var i = hash & mask
+            while table[i] >= 0 { i = (i + 1) & mask }
+            table[i] = Int32(slot)
+        }
+        self.keys = keys
+        self.table = table
+        self.names = names
+        self.valueTypes = valueTypes
+    }
+
+    /// What registration needs to know of a key, read from it once.
+    private static func facts<Key: ConfigKeyRepresentable>(
+        of key: Key
+    ) -> (name: String, hash: Int, valueType: ObjectIdentifier, ruleProblem: String?) {
+        let key = key.configKey
+        return (key.name, key.nameHash, key.valueType, key.ruleProblems.first)
+    }
+
+    /// A key's descriptor.
+    static func descriptor<Key: ConfigKeyRepresentable>(of key: Key) -> KeyDescriptor { key.configKey.descriptor }
+
+    /// The slot of the key named `name` (whose hash is `hash`), or nil when none is registered.
+    @inlinable
+    func slot(named name: String, hash: Int) -> Int? {
+        let mask = table.count &- 1
+        var i = hash & mask
+        while true {
+            let slot = Int(table[i])
+            if slot < 0 { return nil }
+            if names[slot] == name { return slot }
+            i = (i &+ 1) & mask
+        }
+    }
+
+    /// The slot of the key named `name`, or nil.
+    func slot(named name: String) -> Int? { slot(named: name, hash: name.hashValue) }
+
+    /// The registered name a mistyped name probably meant (same letters, other case or separators).
+    func likelyIntended(_ name: String) -> String? {
+        let intended = namesByNormalised.withLock { table in
+            if table == nil { table = Dictionary(names.map { (Self.normalise($0), $0) }, uniquingKeysWith: { a, _ in a }) }
+            return table?[Self.normalise(name)]
+        }
+        return intended == name ? nil : intended
+    }
+
+    /// The name lowercased, with everything but letters and digits removed (`Max-Retries` → `maxretries`).
+    static func normalise(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
+    }
+}
+
+extension Int {
+    /// The smallest power of two at least `self` (at least 1).
+    fileprivate var nextPowerOfTwo: Int {
+        var n = 1
+        while n < self { n <<= 1 }
+        return n
+    }
+}
