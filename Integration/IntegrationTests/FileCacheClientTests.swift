@@ -22,7 +22,7 @@ struct FileCacheClientTests {
         _ fetcher: any ConfigFetcher, _ directory: URL, observer: RecordingObserver = RecordingObserver(),
         activation: ActivationPolicy = .immediate
     ) async throws -> RemoteConfigClient {
-        try await RemoteConfigClient.builder(fetcher: fetcher)
+        try RemoteConfigClient.builder(fetcher: fetcher)
             .cache(FileSnapshotCache(directory: directory), name: "app")
             .activation(activation)
             .observer(observer)
@@ -84,7 +84,7 @@ struct FileCacheClientTests {
             let after = try FileManager.default.attributesOfItem(atPath: payloadFile.path)
             #expect(before[.modificationDate] as? Date == after[.modificationDate] as? Date)
             #expect(before[.systemFileNumber] as? Int == after[.systemFileNumber] as? Int)
-            let reloaded = await FileSnapshotCache(directory: directory).load("app", slot: .active)
+            let reloaded = FileSnapshotCache(directory: directory).load("app", slot: .active)
             #expect(reloaded.snapshot?.metadata.fetchedAt == client.status.snapshot?.fetchedAt)
         }
     }
@@ -98,7 +98,7 @@ struct FileCacheClientTests {
             #expect(first[Self.retries] == 3)
             let second = try await build(fetcher, directory, activation: .nextLaunch)
             #expect(second[Self.retries] == 6)
-            let pending = await FileSnapshotCache(directory: directory).load("app", slot: .pending)
+            let pending = FileSnapshotCache(directory: directory).load("app", slot: .pending)
             #expect(pending == .miss)
         }
     }

@@ -48,7 +48,7 @@ struct FileCacheCrashTests {
             let ending = await child.kill()
             #expect(ending == .signaled(SIGKILL), "round \(round): the writer ended by itself (\(ending))")
 
-            switch await cache.load("crash", slot: .active) {
+            switch cache.load("crash", slot: .active) {
             case .miss:
                 #expect(newest == nil, "round \(round): a miss after snapshot \(newest ?? -1) had been stored")
             case .unreadable(let error):
@@ -73,7 +73,7 @@ struct FileCacheCrashTests {
                 newest = counter
                 hits += 1
             }
-            switch await cache.load("crash", slot: .pending) {
+            switch cache.load("crash", slot: .pending) {
             case .miss:
                 break
             case .unreadable(let error):

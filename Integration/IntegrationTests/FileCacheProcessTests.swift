@@ -24,9 +24,10 @@ struct FileCacheProcessTests {
             var loads = 0
             var problems: [String] = []
             while stop.current == nil {
-                let result = await cache.load("shared", slot: .active)
+                let result = cache.load("shared", slot: .active)
                 loads += 1
                 if let problem = Self.problem(with: result) { problems.append(problem) }
+                await Task.yield()
             }
             return (loads, problems)
         }
@@ -47,7 +48,7 @@ struct FileCacheProcessTests {
         let steps = results.compactMap { $0.line?.split(separator: " ").dropFirst().first.flatMap { Int($0) } }
         #expect(steps.count == 2 && steps.allSatisfy { $0 > 0 }, "both writers must have stored: \(steps)")
         #expect(observed.problems.isEmpty, "\(observed.problems.prefix(3))")
-        let final = await cache.load("shared", slot: .active)
+        let final = cache.load("shared", slot: .active)
         #expect(final.snapshot != nil)
         #expect(Self.problem(with: final) == nil)
         let report = try await cache.inspect()

@@ -19,56 +19,39 @@ import Foundation
 /// A failure before step 4 removes the temporary file; a crash leaves it behind, and the next
 /// store of the same configuration deletes it under the lock.
 enum AtomicFileWriter {
-    /// Writes `header` then `payload` to `directory/fileName` via `directory/temporaryName`.
-    /// Returns the number of bytes written.
+    /// Writes `contents` to `directory/fileName` via `directory/temporaryName`.
     static func replace(
-        _ fileName: String, in directory: String, temporaryName: String, header: [UInt8], payload: Data,
-        options: FileSnapshotCache.Options
-    ) -> Result<Int, CacheError> {
+        _ fileName: String, in directory: String, temporaryName: String, contents: Data, options: FileSnapshotCache.Options
+    ) -> Result<Void, CacheError> {
         let temporaryPath = directory + "/" + temporaryName
-        let targetPath = directory + "/" + fileName
         let file: OpenFile
         switch OpenFile.open(temporaryPath, flags: O_WRONLY | O_CREAT | O_EXCL, permissions: options.filePermissions) {
         case .success(let opened): file = opened
         case .failure(let failure): return .failure(failure.cacheError(path: temporaryPath))
         }
-        func abandon(_ error: CacheError) -> Result<Int, CacheError> {
+        let written = file.setPermissions(options.filePermissions)
+            .flatMap { setProtection(temporaryPath, options) }
+            .flatMap { file.write(contents) }
+            .flatMap { file.syncToStorage() }
+            .flatMap { PosixFileSystem.rename(temporaryPath, directory + "/" + fileName) }
+        if case .failure(let failure) = written {
             _ = PosixFileSystem.removeFileIfPresent(temporaryPath)
-            return .failure(error)
+            return .failure(failure.cacheError(path: temporaryPath))
         }
-        if case .failure(let failure) = file.setPermissions(options.filePermissions) {
-            return abandon(failure.cacheError(path: temporaryPath))
-        }
+        return PosixFileSystem.syncDirectory(directory).mapError { $0.cacheError(path: directory) }
+    }
+
+    /// Sets the data-protection class of `options` on the file at `path` (Apple platforms only).
+    private static func setProtection(_ path: String, _ options: FileSnapshotCache.Options) -> Result<Void, SystemCallFailure> {
         #if canImport(Darwin)
             if let protection = options.fileProtection {
                 do {
-                    try FileManager.default.setAttributes(
-                        [.protectionKey: protection.fileProtectionType], ofItemAtPath: temporaryPath)
+                    try FileManager.default.setAttributes([.protectionKey: protection.fileProtectionType], ofItemAtPath: path)
                 } catch {
-                    let code = Int32(truncatingIfNeeded: (error as NSError).code)
-                    return abandon(
-                        CacheError(
-                            .io(operation: "setAttributes(protectionKey)", code: code),
-                            message:
-                                "could not set data protection \(protection) on \(temporaryPath): \(error.localizedDescription)"))
+                    return .failure(SystemCallFailure(operation: "setAttributes(protectionKey: \(protection))", error: error))
                 }
             }
         #endif
-        if case .failure(let failure) = header.withUnsafeBytes({ file.write($0) }) {
-            return abandon(failure.cacheError(path: temporaryPath))
-        }
-        if case .failure(let failure) = payload.withUnsafeBytes({ file.write($0) }) {
-            return abandon(failure.cacheError(path: temporaryPath))
-        }
-        if case .failure(let failure) = file.syncToStorage() {
-            return abandon(failure.cacheError(path: temporaryPath))
-        }
-        if case .failure(let failure) = PosixFileSystem.rename(temporaryPath, targetPath) {
-            return abandon(failure.cacheError(path: targetPath))
-        }
-        if case .failure(let failure) = PosixFileSystem.syncDirectory(directory) {
-            return .failure(failure.cacheError(path: directory))
-        }
-        return .success(header.count + payload.count)
+        return .success(())
     }
 }

@@ -10,14 +10,13 @@ import Foundation
     import Musl
 #endif
 
-/// The synchronous engine behind ``FileSnapshotCache``: every operation on one directory,
-/// blocking, meant to run on the cache's I/O queue.
+/// The engine behind ``FileSnapshotCache``: every operation on one directory, blocking, on the
+/// calling thread.
 ///
 /// Writers (store, renew, promote, clear, and a load that quarantines) hold the configuration's
 /// ``WriteLock``. Loads read without the lock: every file is replaced by `rename`, so an open
 /// descriptor always sees one whole file, and a renewal file names the payload it belongs to
-/// (generation, length, checksum), so a load can never pair a payload with another payload's
-/// metadata.
+/// (generation and content hash), so a load never pairs a payload with another payload's metadata.
 struct CacheDirectory: Sendable {
     /// The directory path.
     let path: String
@@ -33,18 +32,13 @@ struct CacheDirectory: Sendable {
     /// Loads `name` in `slot`; damaged files are quarantined and reported as unreadable.
     func load(_ name: String, slot: CacheSlot) -> CacheLoadResult {
         let files = CacheFileNames(name: name)
-        let fileName = files.snapshot(slot)
-        switch CacheFileReader.read(file(fileName), kind: .snapshot, maxPayloadSize: options.maxPayloadSize) {
-        case .absent:
-            return .miss
-        case .failed(let error):
+        guard files.fitsFileSystem else { return .miss }
+        switch verifiedSnapshot(files, slot: slot, holding: nil) {
+        case .failure(let error):
             return .unreadable(error)
-        case .damaged(let error, let identity):
-            return .unreadable(quarantine(fileName, of: files, identity: identity, error: error, holdingLock: nil))
-        case .intact(let stored):
-            if let error = nameMismatch(stored, expected: name, fileName: fileName, kind: .snapshot) {
-                return .unreadable(quarantine(fileName, of: files, identity: stored.identity, error: error, holdingLock: nil))
-            }
+        case .success(nil):
+            return .miss
+        case .success(let stored?):
             let metadata =
                 slot == .active ? effectiveMetadata(of: stored, files: files, quarantining: true).metadata : stored.metadata
             return .hit(CachedSnapshot(payload: stored.payload, metadata: metadata))
@@ -52,39 +46,41 @@ struct CacheDirectory: Sendable {
     }
 
     /// The metadata a load returns for the active snapshot `stored`: the renewal file's when it
-    /// verifies and names this payload, the snapshot file's otherwise.
-    private func effectiveMetadata(
+    /// verifies and names this payload (same generation and content hash), the snapshot file's otherwise.
+    func effectiveMetadata(
         of stored: VerifiedCacheFile, files: CacheFileNames, quarantining: Bool
     ) -> (metadata: SnapshotMetadata, renewal: CacheDirectoryReport.RenewalState?) {
         let fileName = files.renewedMetadata
+        let damage: (error: CacheError, identity: PosixFileSystem.EntryStatus?)
         switch CacheFileReader.read(file(fileName), kind: .renewal, maxPayloadSize: options.maxPayloadSize) {
         case .absent:
             return (stored.metadata, nil)
         case .failed(let error):
             return (stored.metadata, .damaged(error))
         case .damaged(let error, let identity):
-            let reported =
-                quarantining ? quarantine(fileName, of: files, identity: identity, error: error, holdingLock: nil) : error
-            return (stored.metadata, .damaged(reported))
+            damage = (error, identity)
         case .intact(let renewal):
             if let error = nameMismatch(renewal, expected: stored.name, fileName: fileName, kind: .renewal) {
-                let reported =
-                    quarantining
-                    ? quarantine(fileName, of: files, identity: renewal.identity, error: error, holdingLock: nil) : error
-                return (stored.metadata, .damaged(reported))
+                damage = (error, renewal.identity)
+            } else {
+                let applies =
+                    renewal.header.generation == stored.header.generation
+                    && renewal.metadata.contentHash == stored.metadata.contentHash
+                return applies ? (renewal.metadata, .current) : (stored.metadata, .stale)
             }
-            let applies =
-                renewal.header.generation == stored.header.generation
-                && renewal.header.payloadLength == stored.header.payloadLength
-                && renewal.header.payloadChecksum == stored.header.payloadChecksum
-            return applies ? (renewal.metadata, .current) : (stored.metadata, .stale)
         }
+        let reported =
+            quarantining
+            ? quarantine(fileName, of: files, identity: damage.identity, error: damage.error, holding: nil) : damage.error
+        return (stored.metadata, .damaged(reported))
     }
 
     // MARK: Writes
 
-    /// Stores `snapshot` in `slot`; returns the bytes written.
-    func store(_ snapshot: CachedSnapshot, as name: String, slot: CacheSlot) -> Result<Int, CacheError> {
+    /// Stores `snapshot` in `slot`, replacing what was there.
+    func store(_ snapshot: CachedSnapshot, as name: String, slot: CacheSlot) -> Result<Void, CacheError> {
+        let files = CacheFileNames(name: name)
+        guard files.fitsFileSystem else { return .failure(files.nameTooLong()) }
         let payload = snapshot.payload
         guard payload.count <= options.maxPayloadSize else {
             return .failure(
@@ -94,82 +90,88 @@ struct CacheDirectory: Sendable {
                         "the payload of '\(name)' has \(payload.count) bytes, over the cache's limit of \(options.maxPayloadSize) bytes; "
                         + "nothing was written. Shrink the configuration or raise Options.maxPayloadSize"))
         }
+        let payloadHash = ContentHash(of: payload)
+        guard snapshot.metadata.contentHash == payloadHash else {
+            return .failure(
+                CacheError(
+                    .corrupt(.badChecksum),
+                    message:
+                        "the metadata of '\(name)' gives content hash \(snapshot.metadata.contentHash) but its payload hashes to "
+                        + "\(payloadHash); nothing was written. Set the metadata's contentHash to ContentHash(of: payload)"))
+        }
         let metadata = MetadataCoding.encode(name: name, metadata: snapshot.metadata)
         if let error = metadataTooLarge(metadata, name: name) { return .failure(error) }
-        let checksum = payload.withUnsafeBytes { CRC32C.checksum($0) }
         let header = EnvelopeHeader(
             metadataLength: UInt32(metadata.count), generation: UInt64.random(in: UInt64.min...UInt64.max),
-            payloadLength: UInt64(payload.count), payloadChecksum: checksum
+            payloadLength: UInt64(payload.count)
         ).sealed(kind: .snapshot, metadata: metadata)
-        if case .failure(let error) = ensureDirectory() { return .failure(error) }
-        let files = CacheFileNames(name: name)
-        return withLock(files) { _ in
-            removeLeftovers(of: files)
-            let written = AtomicFileWriter.replace(
-                files.snapshot(slot), in: path, temporaryName: files.temporary(), header: header, payload: payload,
-                options: options)
-            if case .success = written, slot == .active {
-                // The renewal file names the replaced payload; it no longer applies. Leaving it
-                // (after a crash here) is harmless: loads check what it names.
-                _ = PosixFileSystem.removeFileIfPresent(file(files.renewedMetadata))
+        return ensureDirectory().flatMap {
+            withLock(files) { _ in
+                removeLeftovers(of: files)
+                return AtomicFileWriter.replace(
+                    files.snapshot(slot), in: path, temporaryName: files.temporary(), contents: Data(header) + payload,
+                    options: options
+                ).map {
+                    // The renewal file names the replaced payload; it no longer applies. Leaving it
+                    // (after a crash here) is harmless: loads check what it names.
+                    if slot == .active { _ = PosixFileSystem.removeFileIfPresent(file(files.renewedMetadata)) }
+                }
             }
-            return written
         }
     }
 
-    /// Replaces the active snapshot's metadata by writing only the renewal file; returns the
-    /// bytes written.
-    func renew(_ metadata: SnapshotMetadata, for name: String) -> Result<Int, CacheError> {
+    /// Replaces the active snapshot's metadata by writing only the renewal file.
+    func renew(_ metadata: SnapshotMetadata, for name: String) -> Result<Void, CacheError> {
+        let files = CacheFileNames(name: name)
+        guard files.fitsFileSystem else { return .failure(files.nameTooLong()) }
         let encoded = MetadataCoding.encode(name: name, metadata: metadata)
         if let error = metadataTooLarge(encoded, name: name) { return .failure(error) }
-        guard directoryExists() else { return .failure(notFound(name, "renew the metadata of")) }
-        let files = CacheFileNames(name: name)
+        guard directoryExists() else { return .failure(notFound(name)) }
         return withLock(files) { lock in
             let stored: VerifiedCacheFile
-            switch verifiedSnapshot(files, slot: .active, lock: lock) {
-            case .failure(let error): return .failure(error)
-            case .success(nil): return .failure(notFound(name, "renew the metadata of"))
+            switch verifiedSnapshot(files, slot: .active, holding: lock) {
+            case .failure(let error):
+                // The damaged file was moved aside: there is no snapshot to renew, and the client
+                // repairs the cache by storing the payload again.
+                return .failure(CacheError(.notFound, message: error.message))
+            case .success(nil): return .failure(notFound(name))
             case .success(let file?): stored = file
             }
             // A renewal confirms the payload the caller holds. If another process stored a
             // different payload meanwhile, binding these validators to it would make the next
             // conditional fetch claim a version we do not have.
-            let current = effectiveMetadata(of: stored, files: files, quarantining: false).metadata
-            guard current.contentHash == metadata.contentHash else {
+            guard stored.metadata.contentHash == metadata.contentHash else {
                 return .failure(
                     CacheError(
                         .notFound,
                         message:
-                            "the active snapshot of '\(name)' has content hash \(current.contentHash), not \(metadata.contentHash) as the "
-                            + "renewal says: another writer replaced it since it was loaded. Nothing was written; load it again"))
+                            "the active snapshot of '\(name)' has content hash \(stored.metadata.contentHash), not \(metadata.contentHash) "
+                            + "as the renewal says: another writer replaced it since it was loaded. Nothing was written; load it again"
+                    ))
             }
             let header = EnvelopeHeader(
                 metadataLength: UInt32(encoded.count), generation: stored.header.generation,
-                payloadLength: stored.header.payloadLength, payloadChecksum: stored.header.payloadChecksum
+                payloadLength: stored.header.payloadLength
             ).sealed(kind: .renewal, metadata: encoded)
             return AtomicFileWriter.replace(
-                files.renewedMetadata, in: path, temporaryName: files.temporary(), header: header, payload: Data(),
-                options: options)
+                files.renewedMetadata, in: path, temporaryName: files.temporary(), contents: Data(header), options: options)
         }
     }
 
     /// Makes the pending snapshot active with one `rename`; `false` when there is none.
     func promotePending(_ name: String) -> Result<Bool, CacheError> {
-        guard directoryExists() else { return .success(false) }
         let files = CacheFileNames(name: name)
+        guard files.fitsFileSystem, directoryExists() else { return .success(false) }
         return withLock(files) { lock in
-            switch verifiedSnapshot(files, slot: .pending, lock: lock) {
+            switch verifiedSnapshot(files, slot: .pending, holding: lock) {
             case .failure(let error): return .failure(error)
             case .success(nil): return .success(false)
             case .success: break
             }
             let pendingPath = file(files.snapshot(.pending))
-            if case .failure(let failure) = PosixFileSystem.rename(pendingPath, file(files.snapshot(.active))) {
-                return .failure(failure.cacheError(path: pendingPath))
-            }
-            if case .failure(let failure) = PosixFileSystem.syncDirectory(path) {
-                return .failure(failure.cacheError(path: path))
-            }
+            let promoted = PosixFileSystem.rename(pendingPath, file(files.snapshot(.active)))
+                .flatMap { PosixFileSystem.syncDirectory(path) }
+            if case .failure(let failure) = promoted { return .failure(failure.cacheError(path: pendingPath)) }
             _ = PosixFileSystem.removeFileIfPresent(file(files.renewedMetadata))
             return .success(true)
         }
@@ -177,8 +179,8 @@ struct CacheDirectory: Sendable {
 
     /// Removes both slots (and the renewal file) of `name`.
     func clear(_ name: String) -> Result<Void, CacheError> {
-        guard directoryExists() else { return .success(()) }
         let files = CacheFileNames(name: name)
+        guard files.fitsFileSystem, directoryExists() else { return .success(()) }
         return withLock(files) { _ in
             for fileName in [files.snapshot(.active), files.renewedMetadata, files.snapshot(.pending)] {
                 if case .failure(let failure) = PosixFileSystem.removeFileIfPresent(file(fileName)) {
@@ -186,108 +188,8 @@ struct CacheDirectory: Sendable {
                 }
             }
             removeLeftovers(of: files)
-            if case .failure(let failure) = PosixFileSystem.syncDirectory(path) {
-                return .failure(failure.cacheError(path: path))
-            }
-            return .success(())
+            return PosixFileSystem.syncDirectory(path).mapError { $0.cacheError(path: path) }
         }
-    }
-
-    // MARK: Inspection
-
-    /// Reads and verifies every file in the directory without changing anything.
-    func inspect() -> Result<CacheDirectoryReport, CacheError> {
-        let directoryURL = URL(fileURLWithPath: path, isDirectory: true)
-        let names: [String]
-        switch PosixFileSystem.entries(of: path) {
-        case .success(let entries): names = entries
-        case .failure(let failure) where failure.code == ENOENT:
-            return .success(CacheDirectoryReport(directory: directoryURL, configurations: [], quarantined: [], otherFiles: []))
-        case .failure(let failure): return .failure(failure.cacheError(path: path))
-        }
-        var stems: Set<String> = []
-        var other: [String] = []
-        for name in names where name != Quarantine.folderName {
-            let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-            let stem = String(parts[0])
-            let suffix = parts.dropFirst().joined(separator: ".")
-            let known = [
-                "active." + CacheFileNames.snapshotExtension, "pending." + CacheFileNames.snapshotExtension,
-                "active." + CacheFileNames.metadataExtension, CacheFileNames.lockExtension,
-            ]
-            if parts.count > 1, known.contains(suffix) {
-                stems.insert(stem)
-            } else {
-                other.append(name)
-            }
-        }
-        let configurations = stems.sorted().map { inspectConfiguration(stem: $0, present: Set(names)) }
-            .filter { $0.active != nil || $0.pending != nil || $0.renewal != nil }
-        return .success(
-            CacheDirectoryReport(
-                directory: directoryURL, configurations: configurations, quarantined: Quarantine.entries(in: path),
-                otherFiles: other.sorted()))
-    }
-
-    private func inspectConfiguration(stem: String, present: Set<String>) -> CacheDirectoryReport.Configuration {
-        var name: String?
-        var active: CacheDirectoryReport.Snapshot?
-        var pending: CacheDirectoryReport.Snapshot?
-        var renewal: CacheDirectoryReport.Renewal?
-        var activeFile: VerifiedCacheFile?
-        for slot in CacheSlot.allCases {
-            let fileName = stem + "." + slot.rawValue + "." + CacheFileNames.snapshotExtension
-            guard present.contains(fileName) else { continue }
-            let size = Int(clamping: (try? PosixFileSystem.status(file(fileName)).get())?.size ?? 0)
-            let report: CacheDirectoryReport.Snapshot
-            switch CacheFileReader.read(file(fileName), kind: .snapshot, maxPayloadSize: options.maxPayloadSize) {
-            case .absent:
-                continue
-            case .failed(let error), .damaged(let error, _):
-                report = .init(
-                    fileName: fileName, fileSize: size, integrity: .damaged(error), payloadSize: nil, metadata: nil,
-                    isRenewed: false)
-            case .intact(let stored):
-                if CacheFileNames.stem(for: stored.name) != stem {
-                    let error = CacheFileReader.damage(
-                        .badMetadata, file(fileName), .snapshot,
-                        "it holds configuration '\(stored.name)', whose files are named differently")
-                    report = .init(
-                        fileName: fileName, fileSize: size, integrity: .damaged(error), payloadSize: nil, metadata: nil,
-                        isRenewed: false)
-                } else {
-                    name = stored.name
-                    if slot == .active { activeFile = stored }
-                    report = .init(
-                        fileName: fileName, fileSize: size, integrity: .intact, payloadSize: stored.payload.count,
-                        metadata: stored.metadata, isRenewed: false)
-                }
-            }
-            if slot == .active { active = report } else { pending = report }
-        }
-        let renewalName = stem + ".active." + CacheFileNames.metadataExtension
-        if present.contains(renewalName) {
-            let size = Int(clamping: (try? PosixFileSystem.status(file(renewalName)).get())?.size ?? 0)
-            var state: CacheDirectoryReport.RenewalState = .stale
-            if let activeFile {
-                let effective = effectiveMetadata(
-                    of: activeFile, files: CacheFileNames(name: activeFile.name), quarantining: false)
-                state = effective.renewal ?? .stale
-                if state == .current {
-                    active?.metadata = effective.metadata
-                    active?.isRenewed = true
-                }
-            } else {
-                switch CacheFileReader.read(file(renewalName), kind: .renewal, maxPayloadSize: options.maxPayloadSize) {
-                case .failed(let error), .damaged(let error, _): state = .damaged(error)
-                case .intact(let renewal):
-                    if name == nil, CacheFileNames.stem(for: renewal.name) == stem { name = renewal.name }
-                case .absent: break
-                }
-            }
-            renewal = .init(fileName: renewalName, fileSize: size, state: state)
-        }
-        return .init(stem: stem, name: name, active: active, pending: pending, renewal: renewal)
     }
 
     // MARK: Helpers
@@ -295,56 +197,41 @@ struct CacheDirectory: Sendable {
     /// The path of `fileName` in the directory.
     func file(_ fileName: String) -> String { path + "/" + fileName }
 
-    private func directoryExists() -> Bool {
-        (try? PosixFileSystem.status(path).get())?.isDirectory ?? false
+    /// Whether the directory exists (following a symbolic link to it).
+    func directoryExists() -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// Creates the directory (and missing parents) when absent.
     private func ensureDirectory() -> Result<Void, CacheError> {
-        switch PosixFileSystem.status(path) {
-        case .success(let status) where status.isDirectory:
-            return .success(())
-        case .success:
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return PosixFileSystem.makeDirectory(path, permissions: options.directoryPermissions).mapError {
+                $0.cacheError(path: path)
+            }
+        }
+        guard isDirectory.boolValue else {
             return .failure(
                 CacheError(
                     .io(operation: "mkdir", code: ENOTDIR),
                     message: "the cache directory \(path) exists but is not a directory; remove it or choose another directory"))
-        case .failure(let failure) where failure.isNotFound:
-            let parent = (path as NSString).deletingLastPathComponent
-            if !parent.isEmpty, !((try? PosixFileSystem.status(parent).get())?.isDirectory ?? false) {
-                do {
-                    try FileManager.default.createDirectory(
-                        atPath: parent, withIntermediateDirectories: true,
-                        attributes: [.posixPermissions: Int(options.directoryPermissions)])
-                } catch {
-                    return .failure(
-                        CacheError(
-                            .io(operation: "mkdir", code: Int32(truncatingIfNeeded: (error as NSError).code)),
-                            message: "could not create the cache directory's parent \(parent): \(error.localizedDescription)"))
-                }
-            }
-            return PosixFileSystem.makeDirectory(path, permissions: options.directoryPermissions).mapError {
-                $0.cacheError(path: path)
-            }
-        case .failure(let failure):
-            return .failure(failure.cacheError(path: path))
         }
+        return .success(())
     }
 
     /// Runs `body` holding the write lock of `files`.
     private func withLock<T>(_ files: CacheFileNames, _ body: (WriteLock) -> Result<T, CacheError>) -> Result<T, CacheError> {
-        switch WriteLock.acquire(at: file(files.lock), permissions: options.filePermissions, timeout: options.lockTimeout) {
-        case .failure(let error):
-            return .failure(error)
-        case .success(let lock):
-            defer { lock.release() }
-            return body(lock)
-        }
+        WriteLock.acquire(at: file(files.lock), permissions: options.filePermissions, timeout: options.lockTimeout)
+            .flatMap { lock in
+                defer { lock.release() }
+                return body(lock)
+            }
     }
 
-    /// Reads and verifies `slot` under the held lock; a damaged file is quarantined and returned
-    /// as the error.
-    private func verifiedSnapshot(_ files: CacheFileNames, slot: CacheSlot, lock: WriteLock) -> Result<
+    /// Reads and verifies the snapshot in `slot`: nil when absent; a damaged file is quarantined
+    /// (taking the lock unless `lock` is already held) and returned as the error.
+    private func verifiedSnapshot(_ files: CacheFileNames, slot: CacheSlot, holding lock: WriteLock?) -> Result<
         VerifiedCacheFile?, CacheError
     > {
         let fileName = files.snapshot(slot)
@@ -354,10 +241,10 @@ struct CacheDirectory: Sendable {
         case .failed(let error):
             return .failure(error)
         case .damaged(let error, let identity):
-            return .failure(quarantine(fileName, of: files, identity: identity, error: error, holdingLock: lock))
+            return .failure(quarantine(fileName, of: files, identity: identity, error: error, holding: lock))
         case .intact(let stored):
             if let error = nameMismatch(stored, expected: files.name, fileName: fileName, kind: .snapshot) {
-                return .failure(quarantine(fileName, of: files, identity: stored.identity, error: error, holdingLock: lock))
+                return .failure(quarantine(fileName, of: files, identity: stored.identity, error: error, holding: lock))
             }
             return .success(stored)
         }
@@ -367,10 +254,10 @@ struct CacheDirectory: Sendable {
     /// message with what happened to the file.
     private func quarantine(
         _ fileName: String, of files: CacheFileNames, identity: PosixFileSystem.EntryStatus?, error: CacheError,
-        holdingLock: WriteLock?
+        holding heldLock: WriteLock?
     ) -> CacheError {
         var error = error
-        var lock = holdingLock
+        var lock = heldLock
         if lock == nil {
             switch WriteLock.acquire(at: file(files.lock), permissions: options.filePermissions, timeout: quarantineLockTimeout) {
             case .success(let acquired): lock = acquired
@@ -379,7 +266,7 @@ struct CacheDirectory: Sendable {
                 return error
             }
         }
-        defer { if holdingLock == nil { lock?.release() } }
+        defer { if heldLock == nil { lock?.release() } }
         switch Quarantine.move(
             fileName, in: path, expected: identity, limit: options.quarantineLimit,
             directoryPermissions: options.directoryPermissions)
@@ -399,8 +286,8 @@ struct CacheDirectory: Sendable {
         return error
     }
 
-    private func nameMismatch(_ stored: VerifiedCacheFile, expected: String, fileName: String, kind: CacheFileKind) -> CacheError?
-    {
+    /// The error for a file that holds another configuration's name, or nil when the name is `expected`.
+    func nameMismatch(_ stored: VerifiedCacheFile, expected: String, fileName: String, kind: CacheFileKind) -> CacheError? {
         guard stored.name != expected else { return nil }
         return CacheFileReader.damage(
             .badMetadata, file(fileName), kind,
@@ -416,12 +303,12 @@ struct CacheDirectory: Sendable {
                 + "\(EnvelopeHeader.maxMetadataLength)-byte bound; nothing was written. Shorten the source or validators")
     }
 
-    private func notFound(_ name: String, _ action: String) -> CacheError {
+    private func notFound(_ name: String) -> CacheError {
         CacheError(
             .notFound,
             message:
-                "there is no active snapshot of '\(name)' in \(path) to \(action); store a snapshot first (a 304 needs a cached payload)"
-        )
+                "there is no active snapshot of '\(name)' in \(path) to renew the metadata of; store a snapshot first "
+                + "(a 304 needs a cached payload)")
     }
 
     /// Deletes temporary files of `files` left by writers that crashed (the caller holds the lock,

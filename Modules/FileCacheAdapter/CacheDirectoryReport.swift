@@ -107,7 +107,7 @@ public struct CacheDirectoryReport: Sendable, Hashable {
 
     /// Whether a file verified.
     public enum Integrity: Sendable, Hashable {
-        /// Magic, version, checksums, lengths and name all check out.
+        /// Magic, version, header check, lengths, content hash and name all check out.
         case intact
         /// The file would be reported unreadable by a load, for this reason.
         case damaged(CacheError)

@@ -1,27 +1,34 @@
+import ConfigDomain
 import ConfigPorts
 import Foundation
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// The file names one configuration uses inside a cache directory.
 ///
-/// Any string is a valid configuration name; the file names derived from it are always safe.
-/// A name maps to a *stem* made of two parts joined by `-`:
-/// 1. a readable prefix: the first 40 Unicode scalars of the name's canonical composition (NFC),
-///    each kept when it is an ASCII letter, digit, `_` or `-` and replaced by `_` otherwise (a
-///    leading `-` also becomes `_`; an empty name gives `_`). It never contains `/`, `.`, NUL or
-///    anything a shell or file system treats specially, so `../x` cannot escape the directory.
-/// 2. 32 lowercase hex digits: the first 16 bytes of the SHA-256 of the UTF-8 bytes of that
-///    canonical composition. This part keeps names apart: `a/b` and `a_b` share a prefix but not
-///    a hash, and because the hash is lowercase hex, names that differ only in case stay apart
-///    on case-insensitive volumes. Names Swift considers equal (`é` precomposed and `e` + U+0301)
-///    share their files.
+/// Every file of a configuration starts with its *stem*: the UTF-8 bytes of the name's canonical
+/// composition (NFC), where `a`–`z`, `0`–`9`, `_` and `-` stand for themselves and every other
+/// byte (uppercase letters included) is written `%xx` in lowercase hex. A leading `-` is escaped
+/// too, and the empty name is written `%`. So:
+/// - a stem never holds `/`, `.` or NUL, nor starts with `-`: `../x` cannot leave the directory;
+/// - different names get different stems, and the escaping can be undone (``name(fromStem:)``);
+/// - a stem holds no uppercase letter, so names that differ only in case (`Prod`, `prod`) stay
+///   apart on case-insensitive volumes;
+/// - names Swift considers equal (`é` precomposed and `e` + U+0301) share their files.
 ///
-/// Every stem is at most 73 characters, so with its longest suffix a file name stays far below
-/// the usual 255-byte limit whatever the length of the configuration name. The full name is also
-/// stored inside each file and checked on load, so a file copied under another name is refused.
+/// A stem longer than ``maxStemLength`` bytes would make file names too long for some file
+/// systems: such a name cannot be stored (``FileSnapshotCache/store(_:as:slot:)`` throws) and
+/// loads as a miss. Each file also stores the full name, and every load checks it.
 public struct CacheFileNames: Sendable, Hashable {
     /// The configuration name.
     public let name: String
-    /// The prefix-plus-hash stem every file of this configuration starts with.
+    /// The escaped name every file of this configuration starts with.
     public let stem: String
 
     /// Derives the file names of `name`.
@@ -31,75 +38,82 @@ public struct CacheFileNames: Sendable, Hashable {
     }
 
     /// The snapshot file of `slot` (payload and the metadata it was stored with).
-    public func snapshot(_ slot: CacheSlot) -> String { stem + "." + slot.rawValue + "." + Self.snapshotExtension }
+    public func snapshot(_ slot: CacheSlot) -> String { stem + "." + slot.rawValue + ".snap" }
     /// The metadata file written by a renewal (a 304) of the active snapshot.
-    public var renewedMetadata: String { stem + ".active." + Self.metadataExtension }
+    public var renewedMetadata: String { stem + ".active.meta" }
     /// The lock file that serialises writers of this configuration across processes.
-    public var lock: String { stem + "." + Self.lockExtension }
+    public var lock: String { stem + ".lock" }
+
+    /// What follows the stem in the name of each file above.
+    static let suffixes = [".active.snap", ".pending.snap", ".active.meta", ".lock"]
+
+    /// The longest stem, in bytes: with its longest suffix (`.<16 hex>.tmp`), a file name stays
+    /// under the 255-byte limit of common file systems.
+    public static let maxStemLength = 200
+
+    /// Whether the stem fits in ``maxStemLength`` bytes.
+    var fitsFileSystem: Bool { stem.utf8.count <= Self.maxStemLength }
 
     /// A fresh temporary file name for an atomic write (`<stem>.<16 hex>.tmp`).
     func temporary() -> String {
-        let random = UInt64.random(in: UInt64.min...UInt64.max)
-        return stem + "." + Self.hex(random, digits: 16) + "." + Self.temporaryExtension
+        let random = String(UInt64.random(in: UInt64.min...UInt64.max), radix: 16)
+        return stem + "." + String(repeating: "0", count: 16 - random.count) + random + ".tmp"
     }
 
     /// Whether `fileName` is a temporary file of this configuration (left by an interrupted write).
     func isTemporary(_ fileName: String) -> Bool {
-        fileName.hasPrefix(stem + ".") && fileName.hasSuffix("." + Self.temporaryExtension)
+        fileName.hasPrefix(stem + ".") && fileName.hasSuffix(".tmp")
     }
 
-    /// `snap`: a snapshot file.
-    static let snapshotExtension = "snap"
-    /// `meta`: a renewal metadata file.
-    static let metadataExtension = "meta"
-    /// `lock`: a lock file.
-    static let lockExtension = "lock"
-    /// `tmp`: a file being written.
-    static let temporaryExtension = "tmp"
-    /// The longest readable prefix kept from a name.
-    static let maxPrefixLength = 40
+    /// The error every write of a name whose stem is too long throws.
+    func nameTooLong() -> CacheError {
+        let shown = name.count > 40 ? String(name.prefix(40)) + "…" : name
+        return CacheError(
+            .io(operation: "name", code: ENAMETOOLONG),
+            message:
+                "the configuration name '\(shown)' is too long for the file cache: its file names would start with "
+                + "\(stem.utf8.count) bytes, over the limit of \(Self.maxStemLength) (a–z, 0–9, '_' and '-' take one byte, "
+                + "every other UTF-8 byte three). Nothing was written; choose a shorter configuration name")
+    }
 
     /// The stem of `name`; see the type's documentation.
     static func stem(for name: String) -> String {
-        // Swift compares strings by canonical equivalence ("é" precomposed equals "e" + U+0301),
-        // so both parts come from the precomposed (NFC) form: equal strings, equal files.
-        // ASCII text is already in NFC; skipping Foundation's normalisation keeps a cold start fast.
-        let canonical = name.utf8.allSatisfy { $0 < 0x80 } ? name : name.precomposedStringWithCanonicalMapping
-        var prefix = ""
-        for scalar in canonical.unicodeScalars.prefix(maxPrefixLength) {
-            let v = scalar.value
+        let bytes = Array(name.precomposedStringWithCanonicalMapping.utf8)
+        if bytes.isEmpty { return "%" }
+        var stem = ""
+        for (index, byte) in bytes.enumerated() {
             let keep =
-                (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A) || v == 0x5F
-                || (v == 0x2D && !prefix.isEmpty)
-            prefix.unicodeScalars.append(keep ? scalar : "_")
-        }
-        if prefix.isEmpty { prefix = "_" }
-        // The hash's hex digits, made in stack buffers: a cache names its files before its first
-        // read at launch, where each heap array costs.
-        var bytes = canonical
-        let hash = bytes.withUTF8 { utf8 in
-            withUnsafeTemporaryAllocation(byteCount: SHA256Digest.length, alignment: 1) { digest in
-                SHA256Digest.hash(UnsafeRawBufferPointer(utf8), into: digest)
-                return String(unsafeUninitializedCapacity: 32) { out in
-                    for i in 0..<16 {
-                        out[2 * i] = hexDigit(digest[i] >> 4)
-                        out[2 * i + 1] = hexDigit(digest[i] & 0x0F)
-                    }
-                    return 32
-                }
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || byte == UInt8(ascii: "_") || (byte == UInt8(ascii: "-") && index > 0)
+            if keep {
+                stem.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                stem += String(format: "%%%02x", byte)
             }
         }
-        return prefix + "-" + hash
+        return stem
     }
 
-    /// The lowercase hex digit of `nibble` (0–15), as an ASCII byte.
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-    }
-
-    /// `value` in lowercase hex, left-padded with zeros to `digits`.
-    static func hex(_ value: UInt64, digits: Int) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    /// The name whose stem is `stem`, or nil when `stem` is not one ``stem(for:)`` makes.
+    static func name(fromStem stem: String) -> String? {
+        if stem == "%" { return "" }
+        var bytes: [UInt8] = []
+        var rest = Substring(stem)
+        while let first = rest.first {
+            if first == "%" {
+                let digits = rest.dropFirst().prefix(2)
+                guard digits.count == 2, let byte = UInt8(digits, radix: 16) else { return nil }
+                bytes.append(byte)
+                rest = rest.dropFirst(3)
+            } else {
+                guard let ascii = first.asciiValue else { return nil }
+                bytes.append(ascii)
+                rest = rest.dropFirst()
+            }
+        }
+        // Only a stem made by `stem(for:)` decodes: valid UTF-8, in NFC, escaped exactly as it would be.
+        guard let name = String(bytes: bytes, encoding: .utf8), Self.stem(for: name) == stem else { return nil }
+        return name
     }
 }

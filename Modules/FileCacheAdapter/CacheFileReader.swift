@@ -19,7 +19,7 @@ struct VerifiedCacheFile: Sendable {
     var metadata: SnapshotMetadata
     /// The payload (snapshot files only; empty for a renewal file).
     var payload: Data
-    /// The file's identity and size when it was read.
+    /// The file's identity when it was read.
     var identity: PosixFileSystem.EntryStatus
 }
 
@@ -37,21 +37,21 @@ enum CacheFileReadOutcome: Sendable {
     case failed(CacheError)
 }
 
-/// Reads and verifies cache files, in stages, never reading more than the header declares and
-/// never trusting a length before the header checksum has vouched for it.
+/// Reads and verifies cache files in the order FORMAT.md gives, never reading more than the
+/// header declares and never trusting a length before the header check has vouched for it.
 enum CacheFileReader {
     /// Reads the file at `path` as a `kind` file.
     static func read(_ path: String, kind: CacheFileKind, maxPayloadSize: Int) -> CacheFileReadOutcome {
-        // O_NONBLOCK so a FIFO planted at the path cannot block the open; O_NOFOLLOW so a
-        // symbolic link is refused rather than followed out of the directory.
+        // O_NOFOLLOW: a symbolic link is refused rather than followed out of the directory;
+        // O_NONBLOCK: a FIFO planted at the path cannot block the open.
         let file: OpenFile
         switch OpenFile.open(path, flags: O_RDONLY | O_NONBLOCK | O_NOFOLLOW) {
         case .success(let opened): file = opened
         case .failure(let failure) where failure.isNotFound: return .absent
         case .failure(let failure) where failure.code == ELOOP:
-            let identity = try? PosixFileSystem.status(path).get()
             return .damaged(
-                damage(.notAFile, path, kind, "it is a symbolic link, which the cache never creates"), identity: identity)
+                damage(.notAFile, path, kind, "it is a symbolic link, which the cache never creates"),
+                identity: try? PosixFileSystem.status(path).get())
         case .failure(let failure): return .failed(failure.cacheError(path: path))
         }
         let identity: PosixFileSystem.EntryStatus
@@ -63,8 +63,7 @@ enum CacheFileReader {
             let what = identity.isDirectory ? "a directory" : "not a regular file"
             return .damaged(damage(.notAFile, path, kind, "it is \(what)"), identity: identity)
         }
-        let outcome = verify(file, identity: identity, path: path, kind: kind, maxPayloadSize: maxPayloadSize)
-        switch outcome {
+        switch verify(file, identity: identity, path: path, kind: kind, maxPayloadSize: maxPayloadSize) {
         case .success(let verified): return .intact(verified)
         case .failure(.damaged(let error)): return .damaged(error, identity: identity)
         case .failure(.failed(let error)): return .failed(error)
@@ -77,19 +76,19 @@ enum CacheFileReader {
         func damaged(_ reason: CacheError.CorruptionReason, _ detail: String) -> Result<VerifiedCacheFile, ReadProblem> {
             .failure(.damaged(damage(reason, path, kind, detail)))
         }
-        func read(_ count: Int) -> Result<[UInt8], ReadProblem> {
+        func read(_ count: Int) -> Result<Data, ReadProblem> {
             file.read(count: count).mapError { .failed($0.cacheError(path: path)) }
         }
         let size = identity.size
         if size == 0 { return damaged(.empty, "it has no bytes") }
 
         // Magic.
-        let magicLength = kind.magic.count
         let head: [UInt8]
         switch read(Int(min(size, Int64(EnvelopeHeader.size)))) {
-        case .success(let bytes): head = bytes
+        case .success(let bytes): head = [UInt8](bytes)
         case .failure(let failure): return .failure(failure)
         }
+        let magicLength = kind.magic.count
         let magicPart = Array(head.prefix(magicLength))
         if magicPart != Array(kind.magic.prefix(magicPart.count)) {
             let other: CacheFileKind = kind == .snapshot ? .renewal : .snapshot
@@ -102,28 +101,28 @@ enum CacheFileReader {
             return damaged(.truncated, "it ends after \(head.count) bytes, inside the header")
         }
 
-        // Version, before anything else: a newer version may lay out the rest differently.
+        // Version, before anything else: another version may lay out the rest differently.
         let version = ByteOrder.read(UInt16.self, head, at: magicLength)
         guard version == EnvelopeHeader.currentVersion else {
             let supported = Int(EnvelopeHeader.currentVersion)
             let message =
                 "\(path) was written in cache format version \(version); this build reads version \(supported) only. "
-                + "Update the library to read it"
+                + "It is treated as a miss and replaced by the next successful fetch"
             return .failure(
                 .damaged(CacheError(.unsupportedVersion(found: Int(version), supported: supported), message: message)))
         }
-        guard head.count == EnvelopeHeader.size, let header = EnvelopeHeader(parsing: head) else {
+        guard let header = EnvelopeHeader(parsing: head) else {
             return damaged(.truncated, "it ends after \(head.count) bytes, inside the \(EnvelopeHeader.size)-byte header")
         }
 
-        // Metadata section, then the header checksum over both.
-        let declaredMetadataLength = Int64(header.metadataLength)
-        if Int64(EnvelopeHeader.size) + declaredMetadataLength > size {
+        // Metadata section, then the header check over both.
+        let declaredMetadataLength = header.metadataLength
+        if Int64(EnvelopeHeader.size) + Int64(declaredMetadataLength) > size {
             return damaged(
                 .truncated,
                 "its header declares \(declaredMetadataLength) bytes of metadata but the file has \(size) bytes in all")
         }
-        if declaredMetadataLength > Int64(EnvelopeHeader.maxMetadataLength) {
+        if declaredMetadataLength > EnvelopeHeader.maxMetadataLength {
             return damaged(
                 .badMetadata,
                 "its header declares \(declaredMetadataLength) bytes of metadata, over the \(EnvelopeHeader.maxMetadataLength)-byte bound"
@@ -132,19 +131,20 @@ enum CacheFileReader {
         let metadataLength = Int(declaredMetadataLength)  // at most 1 MiB, so it fits any Int
         let metadataBytes: [UInt8]
         switch read(metadataLength) {
-        case .success(let bytes) where bytes.count == metadataLength: metadataBytes = bytes
+        case .success(let bytes) where bytes.count == metadataLength: metadataBytes = [UInt8](bytes)
         case .success: return damaged(.truncated, "it ended while its metadata was being read")
         case .failure(let failure): return .failure(failure)
         }
-        let expectedHeaderChecksum = EnvelopeHeader.checksum(headerBytes: head, metadata: metadataBytes)
-        guard expectedHeaderChecksum == header.headerChecksum else {
+        let expectedCheck = EnvelopeHeader.check(headerBytes: head, metadata: metadataBytes)
+        guard expectedCheck == header.headerCheck else {
             return damaged(
                 .badChecksum,
-                "its header checksum is \(hex(header.headerChecksum)) but the header and metadata hash to \(hex(expectedHeaderChecksum))"
-            )
+                "its header check is \(hex(header.headerCheck)) but the header and metadata hash to \(hex(expectedCheck))")
         }
         guard header.reserved == 0 else {
-            return damaged(.badMetadata, "reserved header flags \(header.reserved) are set, which version 1 never does")
+            return damaged(
+                .badMetadata,
+                "reserved header flags \(header.reserved) are set, which version \(EnvelopeHeader.currentVersion) never sets")
         }
         let decoded: (name: String, metadata: SnapshotMetadata)
         switch MetadataCoding.decode(metadataBytes) {
@@ -152,18 +152,18 @@ enum CacheFileReader {
         case .failure(let failure): return damaged(.badMetadata, "its metadata does not decode: \(failure.detail)")
         }
 
-        // Payload (snapshot files only).
-        let payloadLength: Int64 = kind == .snapshot ? Int64(clamping: header.payloadLength) : 0
-        if kind == .snapshot && header.payloadLength > UInt64(clamping: maxPayloadSize) {
+        // Payload (snapshot files only), checked against the content hash in the metadata.
+        let payloadLength = kind == .snapshot ? header.payloadLength : 0
+        if payloadLength > UInt64(max(0, maxPayloadSize)) {
             return .failure(
                 .failed(
                     CacheError(
-                        .payloadTooLarge(size: Int(clamping: header.payloadLength), limit: maxPayloadSize),
+                        .payloadTooLarge(size: Int(clamping: payloadLength), limit: maxPayloadSize),
                         message:
-                            "\(path) holds a payload of \(header.payloadLength) bytes, over this cache's limit of \(maxPayloadSize) bytes; "
+                            "\(path) holds a payload of \(payloadLength) bytes, over this cache's limit of \(maxPayloadSize) bytes; "
                             + "it is left in place and treated as a miss. Raise Options.maxPayloadSize to read it")))
         }
-        let expectedSize = Int64(EnvelopeHeader.size) + Int64(metadataLength) + payloadLength
+        let expectedSize = Int64(EnvelopeHeader.size + metadataLength) + Int64(payloadLength)
         if size < expectedSize {
             return damaged(.truncated, "it has \(size) bytes but its header declares \(expectedSize)")
         }
@@ -171,17 +171,17 @@ enum CacheFileReader {
             return damaged(.trailingBytes, "it has \(size - expectedSize) bytes after the declared end (\(expectedSize) bytes)")
         }
         var payload = Data()
-        if payloadLength > 0 {
-            switch file.readData(count: Int(payloadLength)) {
+        if kind == .snapshot {
+            switch read(Int(payloadLength)) {
             case .success(let bytes) where bytes.count == Int(payloadLength): payload = bytes
             case .success: return damaged(.truncated, "it ended while its payload was being read")
-            case .failure(let failure): return .failure(.failed(failure.cacheError(path: path)))
+            case .failure(let failure): return .failure(failure)
             }
-            let computed = payload.withUnsafeBytes { CRC32C.checksum($0) }
-            guard computed == header.payloadChecksum else {
+            let computed = ContentHash(of: payload)
+            guard computed == decoded.metadata.contentHash else {
                 return damaged(
                     .badChecksum,
-                    "its payload checksum is \(hex(header.payloadChecksum)) but the payload hashes to \(hex(computed))")
+                    "its metadata gives content hash \(decoded.metadata.contentHash) but the payload hashes to \(computed)")
             }
         }
         return .success(
@@ -204,6 +204,9 @@ enum CacheFileReader {
         CacheError(.corrupt(reason), message: "the \(kind.label) file \(path) is damaged (\(reason.rawValue)): \(detail)")
     }
 
-    /// `0x1234abcd`.
-    static func hex(_ value: UInt32) -> String { "0x" + CacheFileNames.hex(UInt64(value), digits: 8) }
+    /// `0x0123456789abcdef`.
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: 16 - digits.count) + digits
+    }
 }

@@ -1,19 +1,23 @@
+import ConfigDomain
+
 /// The fixed 40-byte header that starts every cache file (see FORMAT.md).
 ///
-/// All integers are big-endian. The header checksum covers bytes 0..<36 followed by the
-/// metadata section, so every byte of a file except the payload is protected by it, and the
-/// payload is protected by its own checksum.
+/// All integers are big-endian. The header check is the ``ContentHash`` value of bytes 0..<32
+/// followed by the metadata section, so every byte of a file but the payload is covered by it.
+/// The payload is covered by the content hash stored in the metadata.
 struct EnvelopeHeader: Sendable, Hashable {
     /// Bytes in the fixed header.
     static let size = 40
+    /// The bytes the header check covers before the metadata (the check itself follows them).
+    static let checkedSize = 32
     /// The format version this build writes and the only one it reads.
-    static let currentVersion: UInt16 = 1
+    static let currentVersion: UInt16 = 2
     /// The largest metadata section a reader accepts (a sanity bound, far above real metadata).
     static let maxMetadataLength = 1 << 20
 
     /// The format version (offset 8).
     var version: UInt16 = EnvelopeHeader.currentVersion
-    /// Reserved flags, zero in version 1 (offset 10).
+    /// Reserved flags, zero in version 2 (offset 10).
     var reserved: UInt16 = 0
     /// The length of the metadata section that follows the header (offset 12).
     var metadataLength: UInt32
@@ -22,23 +26,14 @@ struct EnvelopeHeader: Sendable, Hashable {
     var generation: UInt64
     /// The payload's length in bytes (offset 24).
     var payloadLength: UInt64
-    /// The CRC-32C of the payload (offset 32).
-    var payloadChecksum: UInt32
-    /// The CRC-32C of bytes 0..<36 and the metadata section (offset 36).
-    var headerChecksum: UInt32 = 0
+    /// The ``ContentHash`` value of bytes 0..<32 and the metadata section (offset 32).
+    var headerCheck: UInt64 = 0
 
-    /// The 40 header bytes for `kind`, with ``headerChecksum`` as stored.
-    func encoded(kind: CacheFileKind) -> [UInt8] {
-        var bytes = kind.magic
-        bytes.reserveCapacity(Self.size)
-        ByteOrder.append(version, to: &bytes)
-        ByteOrder.append(reserved, to: &bytes)
-        ByteOrder.append(metadataLength, to: &bytes)
-        ByteOrder.append(generation, to: &bytes)
-        ByteOrder.append(payloadLength, to: &bytes)
-        ByteOrder.append(payloadChecksum, to: &bytes)
-        ByteOrder.append(headerChecksum, to: &bytes)
-        return bytes
+    /// Creates a header; the header check is filled in by ``sealed(kind:metadata:)``.
+    init(metadataLength: UInt32, generation: UInt64, payloadLength: UInt64) {
+        self.metadataLength = metadataLength
+        self.generation = generation
+        self.payloadLength = payloadLength
     }
 
     /// Parses the fields of a 40-byte header (the magic is checked by the caller).
@@ -49,31 +44,31 @@ struct EnvelopeHeader: Sendable, Hashable {
         metadataLength = ByteOrder.read(UInt32.self, bytes, at: 12)
         generation = ByteOrder.read(UInt64.self, bytes, at: 16)
         payloadLength = ByteOrder.read(UInt64.self, bytes, at: 24)
-        payloadChecksum = ByteOrder.read(UInt32.self, bytes, at: 32)
-        headerChecksum = ByteOrder.read(UInt32.self, bytes, at: 36)
+        headerCheck = ByteOrder.read(UInt64.self, bytes, at: 32)
     }
 
-    /// Creates a header; the header checksum is filled in by ``sealed(kind:metadata:)``.
-    init(metadataLength: UInt32, generation: UInt64, payloadLength: UInt64, payloadChecksum: UInt32) {
-        self.metadataLength = metadataLength
-        self.generation = generation
-        self.payloadLength = payloadLength
-        self.payloadChecksum = payloadChecksum
+    /// The 40 header bytes for `kind`, with ``headerCheck`` as stored.
+    func encoded(kind: CacheFileKind) -> [UInt8] {
+        var bytes = kind.magic
+        ByteOrder.append(version, to: &bytes)
+        ByteOrder.append(reserved, to: &bytes)
+        ByteOrder.append(metadataLength, to: &bytes)
+        ByteOrder.append(generation, to: &bytes)
+        ByteOrder.append(payloadLength, to: &bytes)
+        ByteOrder.append(headerCheck, to: &bytes)
+        return bytes
     }
 
-    /// The checksum of the first 36 header bytes followed by `metadata`.
-    static func checksum(headerBytes: [UInt8], metadata: [UInt8]) -> UInt32 {
-        var crc = CRC32C()
-        headerBytes.withUnsafeBytes { crc.update(UnsafeRawBufferPointer(rebasing: $0.prefix(36))) }
-        metadata.withUnsafeBytes { crc.update($0) }
-        return crc.value
+    /// The header check of `headerBytes` (only the first 32 count) followed by `metadata`.
+    static func check(headerBytes: [UInt8], metadata: [UInt8]) -> UInt64 {
+        ContentHash(of: headerBytes.prefix(checkedSize) + metadata).value
     }
 
-    /// Header plus metadata, ready to write: the header checksum computed over both.
+    /// Header plus metadata, ready to write, with the header check computed over both.
     func sealed(kind: CacheFileKind, metadata: [UInt8]) -> [UInt8] {
         var header = self
         header.metadataLength = UInt32(metadata.count)
-        header.headerChecksum = Self.checksum(headerBytes: header.encoded(kind: kind), metadata: metadata)
+        header.headerCheck = Self.check(headerBytes: header.encoded(kind: kind), metadata: metadata)
         return header.encoded(kind: kind) + metadata
     }
 }
@@ -106,19 +101,11 @@ enum CacheFileKind: Sendable, Hashable {
 enum ByteOrder {
     /// Appends `value` big-endian.
     static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
-        var shift = T.bitWidth - 8
-        while shift >= 0 {
-            bytes.append(UInt8(truncatingIfNeeded: value >> T(shift)))
-            shift -= 8
-        }
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// Reads a big-endian `T` at `offset`; the caller has checked the bounds.
     static func read<T: FixedWidthInteger>(_: T.Type, _ bytes: [UInt8], at offset: Int) -> T {
-        var value: T = 0
-        for i in 0..<(T.bitWidth / 8) {
-            value = value << 8 | T(bytes[offset + i])
-        }
-        return value
+        bytes[offset..<(offset + T.bitWidth / 8)].reduce(0) { $0 << 8 | T($1) }
     }
 }

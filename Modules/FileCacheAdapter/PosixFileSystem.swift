@@ -1,4 +1,5 @@
 import ConfigDomain
+import Foundation
 
 #if canImport(Darwin)
     import Darwin
@@ -8,12 +9,32 @@ import ConfigDomain
     import Musl
 #endif
 
-/// A failed system call: which operation and the `errno` it left.
+/// A failed file operation: which one and the `errno` it left.
 struct SystemCallFailure: Error, Sendable, Hashable {
     /// What was attempted, for example `rename`.
     var operation: String
     /// The `errno` value.
     var code: Int32
+
+    /// A failure of `operation` with `code`.
+    init(operation: String, code: Int32) {
+        self.operation = operation
+        self.code = code
+    }
+
+    /// A failure of `operation` from a Foundation error, with the `errno` it carries (`EIO` when none).
+    init(operation: String, error: any Error) {
+        let error = error as NSError
+        let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+        if error.domain == NSPOSIXErrorDomain {
+            code = Int32(truncatingIfNeeded: error.code)
+        } else if let underlying, underlying.domain == NSPOSIXErrorDomain {
+            code = Int32(truncatingIfNeeded: underlying.code)
+        } else {
+            code = EIO
+        }
+        self.operation = operation
+    }
 
     /// Captures the current `errno` for `operation`.
     static func current(_ operation: String) -> SystemCallFailure {
@@ -40,11 +61,12 @@ struct SystemCallFailure: Error, Sendable, Hashable {
     }
 }
 
-/// Path-level system calls the cache uses, each retried on `EINTR` where that can happen.
+/// The path-level POSIX calls the cache's guarantees rest on: `lstat` (to recognise an entry),
+/// `rename` (atomic replacement), `unlink`, and `fsync` of a directory (a durable rename).
 enum PosixFileSystem {
-    /// The kind and identity of a directory entry, as `lstat` reports it (links are not followed).
+    /// The kind and identity of a directory entry or open file, as `stat` reports it.
     struct EntryStatus: Sendable, Hashable {
-        /// Device and inode: what a rename keeps and a replacement changes.
+        /// The device: with the inode, what a rename keeps and a replacement changes.
         var device: UInt64
         /// The inode number.
         var inode: UInt64
@@ -54,8 +76,6 @@ enum PosixFileSystem {
         var isDirectory: Bool
         /// The size in bytes.
         var size: Int64
-        /// The permission bits.
-        var permissions: UInt16
 
         init(_ st: stat) {
             device = UInt64(truncatingIfNeeded: st.st_dev)
@@ -63,11 +83,13 @@ enum PosixFileSystem {
             isRegularFile = (st.st_mode & S_IFMT) == S_IFREG
             isDirectory = (st.st_mode & S_IFMT) == S_IFDIR
             size = Int64(st.st_size)
-            permissions = UInt16(truncatingIfNeeded: st.st_mode & 0o7777)
         }
+
+        /// Whether `other` is the same file (device and inode).
+        func isSameFile(as other: EntryStatus) -> Bool { device == other.device && inode == other.inode }
     }
 
-    /// `lstat(path)`.
+    /// `lstat(path)` (a symbolic link is reported, not followed).
     static func status(_ path: String) -> Result<EntryStatus, SystemCallFailure> {
         var st = stat()
         guard lstat(path, &st) == 0 else { return .failure(.current("lstat")) }
@@ -92,48 +114,29 @@ enum PosixFileSystem {
         return .failure(.current("unlink"))
     }
 
-    /// `mkdir(path, permissions)` followed by `chmod` (so the umask cannot widen or narrow it);
-    /// an existing directory is left as it is.
-    static func makeDirectory(_ path: String, permissions: UInt16) -> Result<Void, SystemCallFailure> {
-        if mkdir(path, mode_t(permissions)) == 0 {
-            guard chmod(path, mode_t(permissions)) == 0 else { return .failure(.current("chmod")) }
-            return .success(())
-        }
-        if errno == EEXIST { return .success(()) }
-        return .failure(.current("mkdir"))
-    }
-
     /// Flushes a directory's entries (a completed `rename`) to storage.
     static func syncDirectory(_ path: String) -> Result<Void, SystemCallFailure> {
-        switch OpenFile.open(path, flags: O_RDONLY | O_DIRECTORY) {
-        case .failure(let failure): return .failure(failure)
-        case .success(let directory): return directory.syncToStorage()
+        OpenFile.open(path, flags: O_RDONLY | O_DIRECTORY).flatMap { $0.syncToStorage() }
+    }
+
+    /// Creates the directory at `path` and missing parents with exactly `permissions`; an
+    /// existing directory is left as it is.
+    static func makeDirectory(_ path: String, permissions: UInt16) -> Result<Void, SystemCallFailure> {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: Int(permissions)])
+            return .success(())
+        } catch {
+            return .failure(SystemCallFailure(operation: "mkdir", error: error))
         }
     }
 
-    /// The names in a directory (without `.` and `..`).
+    /// The names in a directory.
     static func entries(of path: String) -> Result<[String], SystemCallFailure> {
-        guard let stream = opendir(path) else { return .failure(.current("opendir")) }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
+        do {
+            return .success(try FileManager.default.contentsOfDirectory(atPath: path))
+        } catch {
+            return .failure(SystemCallFailure(operation: "opendir", error: error))
         }
-        return .success(names)
-    }
-
-    /// Sleeps the calling (dedicated I/O) thread for `microseconds`.
-    static func pause(microseconds: UInt32) {
-        usleep(useconds_t(microseconds))
-    }
-
-    /// A monotonic time in nanoseconds, for bounded waits.
-    static func monotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
     }
 }

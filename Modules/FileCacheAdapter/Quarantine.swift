@@ -22,18 +22,14 @@ enum Quarantine {
         case .failure(let failure) where failure.isNotFound: return .success(nil)
         case .failure(let failure): return .failure(failure)
         case .success(let now):
-            if let identity, identity.device != now.device || identity.inode != now.inode { return .success(nil) }
+            if let identity, !identity.isSameFile(as: now) { return .success(nil) }
         }
         let folder = directory + "/" + folderName
-        if case .failure(let failure) = PosixFileSystem.makeDirectory(folder, permissions: directoryPermissions) {
-            return .failure(failure)
-        }
         let millis = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
-        let stamp = String(millis)
-        let padded = String(repeating: "0", count: max(0, 15 - stamp.count)) + stamp
-        let random = CacheFileNames.hex(UInt64(UInt32.random(in: 0...UInt32.max)), digits: 8)
-        let target = padded + "-" + random + "-" + fileName
-        if case .failure(let failure) = PosixFileSystem.rename(path, folder + "/" + target) { return .failure(failure) }
+        let target = String(format: "%015llu-%08x-", millis, UInt32.random(in: 0...UInt32.max)) + fileName
+        let moved = PosixFileSystem.makeDirectory(folder, permissions: directoryPermissions)
+            .flatMap { PosixFileSystem.rename(path, folder + "/" + target) }
+        if case .failure(let failure) = moved { return .failure(failure) }
         _ = PosixFileSystem.syncDirectory(directory)
         rotate(folder, limit: limit)
         return .success(target)
@@ -43,10 +39,7 @@ enum Quarantine {
     /// already have deleted some.
     static func rotate(_ folder: String, limit: Int) {
         guard case .success(let names) = PosixFileSystem.entries(of: folder) else { return }
-        let sorted = names.sorted()
-        let excess = sorted.count - max(0, limit)
-        guard excess > 0 else { return }
-        for name in sorted.prefix(excess) {
+        for name in names.sorted().dropLast(max(0, limit)) {
             try? FileManager.default.removeItem(atPath: folder + "/" + name)
         }
     }
@@ -57,11 +50,10 @@ enum Quarantine {
         guard case .success(let names) = PosixFileSystem.entries(of: folder) else { return [] }
         return names.sorted().map { name in
             let size = (try? PosixFileSystem.status(folder + "/" + name).get())?.size ?? 0
-            var date: Date?
-            if let stamp = name.split(separator: "-", maxSplits: 1).first, let millis = UInt64(stamp) {
-                date = Date(timeIntervalSince1970: Double(millis) / 1000)
-            }
-            return CacheDirectoryReport.QuarantinedFile(fileName: name, byteCount: Int(clamping: size), quarantinedAt: date)
+            let millis = name.split(separator: "-", maxSplits: 1).first.flatMap { UInt64($0) }
+            return CacheDirectoryReport.QuarantinedFile(
+                fileName: name, byteCount: Int(clamping: size),
+                quarantinedAt: millis.map { Date(timeIntervalSince1970: Double($0) / 1000) })
         }
     }
 }

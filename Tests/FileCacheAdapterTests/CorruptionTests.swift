@@ -20,11 +20,9 @@ struct CorruptionShape: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { label }
 
-    /// A file of version 1 layout with custom metadata bytes and flags, checksums correct.
+    /// A file of the current layout with custom metadata bytes and flags, header check correct.
     static func crafted(metadata: [UInt8], reserved: UInt16 = 0, payload: [UInt8] = []) -> [UInt8] {
-        var header = EnvelopeHeader(
-            metadataLength: UInt32(metadata.count), generation: 1, payloadLength: UInt64(payload.count),
-            payloadChecksum: CRC32C.checksum(payload))
+        var header = EnvelopeHeader(metadataLength: UInt32(metadata.count), generation: 1, payloadLength: UInt64(payload.count))
         header.reserved = reserved
         return header.sealed(kind: .snapshot, metadata: metadata) + payload
     }
@@ -43,10 +41,19 @@ struct CorruptionShape: Sendable, CustomTestStringConvertible {
         .init(label: "truncated inside the payload", expected: .truncated) { path, valid, _ in
             try overwrite(path, with: Array(valid.dropLast(3)))
         },
-        .init(label: "one payload byte changed", expected: .badChecksum) { path, valid, _ in
+        .init(label: "one payload byte changed (caught by the content hash)", expected: .badChecksum) { path, valid, _ in
             var bytes = valid
             bytes[bytes.count - 2] ^= 0x20
             try overwrite(path, with: bytes)
+        },
+        .init(label: "the first payload byte changed", expected: .badChecksum) { path, valid, _ in
+            var bytes = valid
+            bytes[bytes.count - 300] ^= 0x01
+            try overwrite(path, with: bytes)
+        },
+        .init(label: "another payload under intact metadata", expected: .badChecksum) { path, valid, _ in
+            let payload = Array(sampleSnapshot(9, size: 300).payload)
+            try overwrite(path, with: Array(valid.dropLast(payload.count)) + payload)
         },
         .init(label: "one metadata byte changed", expected: .badChecksum) { path, valid, _ in
             var bytes = valid
@@ -112,8 +119,8 @@ struct CorruptionShape: Sendable, CustomTestStringConvertible {
 struct CorruptionTests {
     @Test(
         "each corruption shape is reported with its reason, quarantined, and the next load is a clean miss",
-        arguments: CorruptionShape.all, [false, true])
-    func corruptionShape(shape: CorruptionShape, synchronously: Bool) async throws {
+        arguments: CorruptionShape.all)
+    func corruptionShape(shape: CorruptionShape) async throws {
         try await withTemporaryDirectory { dir in
             let cache = FileSnapshotCache(directory: dir.url)
             try await cache.store(sampleSnapshot(1, size: 300), as: "victim", slot: .active)
@@ -122,21 +129,18 @@ struct CorruptionTests {
             let otherPath = dir.file(cache.fileNames(for: "other").snapshot(.active))
             try shape.damage(path, try bytes(of: path), try bytes(of: otherPath))
 
-            // The synchronous load (a client built at launch) does the same work on this thread.
-            let result =
-                synchronously
-                ? cache.loadSynchronously("victim", slot: .active) : await cache.load("victim", slot: .active)
+            let result = cache.load("victim", slot: .active)
             #expect(corruption(result) == shape.expected, "\(result)")
             if case .unreadable(let error) = result {
                 #expect(error.message.contains(path))
                 #expect(error.message.contains("quarantine/"))
             }
             #expect(dir.contents("quarantine").count == 1)
-            #expect(await cache.load("victim", slot: .active) == .miss)
-            #expect(await cache.load("other", slot: .active) == .hit(sampleSnapshot(2)))
+            #expect(cache.load("victim", slot: .active) == .miss)
+            #expect(cache.load("other", slot: .active) == .hit(sampleSnapshot(2)))
             // A later store works again.
             try await cache.store(sampleSnapshot(3), as: "victim", slot: .active)
-            #expect(await cache.load("victim", slot: .active) == .hit(sampleSnapshot(3)))
+            #expect(cache.load("victim", slot: .active) == .hit(sampleSnapshot(3)))
         }
     }
 
@@ -148,53 +152,48 @@ struct CorruptionTests {
             try await cache.store(sampleSnapshot(2), as: "p", slot: .pending)
             let pending = dir.file(cache.fileNames(for: "p").snapshot(.pending))
             try overwrite(pending, with: Array(try bytes(of: pending).dropLast()))
-            #expect(corruption(await cache.load("p", slot: .pending)) == .truncated)
-            #expect(await cache.load("p", slot: .pending) == .miss)
+            #expect(corruption(cache.load("p", slot: .pending)) == .truncated)
+            #expect(cache.load("p", slot: .pending) == .miss)
 
             try await cache.store(sampleSnapshot(3), as: "p", slot: .pending)
             try overwrite(pending, with: [])
             do throws(CacheError) {
-                _ = try await cache.promotePending("p")
+                _ = try cache.promotePending("p")
                 Issue.record("promoting a damaged pending snapshot must throw")
             } catch {
                 #expect(error.kind == .corrupt(.empty))
             }
-            #expect(await cache.load("p", slot: .active) == .hit(sampleSnapshot(1)))
-            #expect(try await cache.promotePending("p") == false)
+            #expect(cache.load("p", slot: .active) == .hit(sampleSnapshot(1)))
+            #expect(try cache.promotePending("p") == false)
         }
     }
 
-    @Test("a newer format version is rejected with both versions in the message, quarantined, then a miss")
-    func newerVersion() async throws {
+    @Test(
+        "another format version (older 1, unknown 0, newer 3) is rejected naming both versions, quarantined, then a miss",
+        arguments: [UInt8(1), 0, 3])
+    func otherVersion(version: UInt8) async throws {
         try await withTemporaryDirectory { dir in
             let cache = FileSnapshotCache(directory: dir.url)
             try await cache.store(sampleSnapshot(), as: "v", slot: .active)
             let path = dir.file(cache.fileNames(for: "v").snapshot(.active))
             var file = try bytes(of: path)
-            // Version 2 with everything else (even the checksums) as a version-2 writer might lay it out.
+            // The version field (bytes 8-9, big-endian), with everything after it as another layout might have it.
             file[8] = 0
-            file[9] = 2
+            file[9] = version
             try overwrite(path, with: file + [1, 2, 3])
-            let result = await cache.load("v", slot: .active)
+            let result = cache.load("v", slot: .active)
             guard case .unreadable(let error) = result else {
                 Issue.record("expected unreadable, got \(result)")
                 return
             }
-            #expect(error.kind == .unsupportedVersion(found: 2, supported: 1))
+            #expect(error.kind == .unsupportedVersion(found: Int(version), supported: 2))
+            #expect(error.message.contains("version \(version)"))
             #expect(error.message.contains("version 2"))
-            #expect(error.message.contains("version 1"))
-            #expect(await cache.load("v", slot: .active) == .miss)
-            // Version 0 (never written) is unknown too.
-            try await cache.store(sampleSnapshot(), as: "v", slot: .active)
-            file = try bytes(of: path)
-            file[9] = 0
-            try overwrite(path, with: file)
-            let zero = await cache.load("v", slot: .active)
-            guard case .unreadable(let zeroError) = zero else {
-                Issue.record("expected unreadable, got \(zero)")
-                return
-            }
-            #expect(zeroError.kind == .unsupportedVersion(found: 0, supported: 1))
+            #expect(dir.contents("quarantine").count == 1)
+            #expect(cache.load("v", slot: .active) == .miss)
+            // The next store replaces it.
+            try await cache.store(sampleSnapshot(2), as: "v", slot: .active)
+            #expect(cache.load("v", slot: .active) == .hit(sampleSnapshot(2)))
         }
     }
 
@@ -210,7 +209,7 @@ struct CorruptionTests {
             var renewal = try bytes(of: renewalPath)
             renewal[renewal.count - 1] ^= 0xFF
             try overwrite(renewalPath, with: renewal)
-            #expect(await cache.load("r", slot: .active) == .hit(snapshot))
+            #expect(cache.load("r", slot: .active) == .hit(snapshot))
             #expect(dir.contents("quarantine").count == 1)
             #expect(!FileManager.default.fileExists(atPath: renewalPath))
         }
@@ -221,7 +220,7 @@ struct CorruptionTests {
         try await withTemporaryDirectory { dir in
             try await FileSnapshotCache(directory: dir.url).store(sampleSnapshot(1, size: 2_000), as: "big", slot: .active)
             let small = FileSnapshotCache(directory: dir.url, options: .init(maxPayloadSize: 1_000))
-            let result = await small.load("big", slot: .active)
+            let result = small.load("big", slot: .active)
             guard case .unreadable(let error) = result, case .payloadTooLarge(let size, let limit) = error.kind else {
                 Issue.record("expected payloadTooLarge, got \(result)")
                 return
@@ -231,7 +230,7 @@ struct CorruptionTests {
             #expect(error.message.contains("maxPayloadSize"))
             #expect(dir.contents("quarantine").isEmpty)
             #expect(
-                await FileSnapshotCache(directory: dir.url).load("big", slot: .active) == .hit(sampleSnapshot(1, size: 2_000)))
+                FileSnapshotCache(directory: dir.url).load("big", slot: .active) == .hit(sampleSnapshot(1, size: 2_000)))
         }
     }
 }

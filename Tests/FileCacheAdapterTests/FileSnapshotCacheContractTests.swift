@@ -31,9 +31,9 @@ enum FileCacheContractHooks {
         case .truncated: bytes = Array(bytes.prefix(bytes.count / 2))
         case .empty: bytes = []
         case .foreign:
-            // The same file as a newer build would write it: format version 2 (bytes 8–9, big-endian).
+            // The same file as a newer build would write it: format version 3 (bytes 8–9, big-endian).
             bytes[8] = 0
-            bytes[9] = 2
+            bytes[9] = 3
         }
         try Data(bytes).write(to: file)
     }
@@ -68,18 +68,16 @@ enum FileCacheContractHooks {
 /// Counts payload bytes written by looking at the files: every snapshot file (`*.snap`) with an
 /// identity (inode, size, modification time) not seen before was written since the last look, and
 /// its whole size counts. A rename (promotion) keeps the inode, so it writes nothing; a renewal
-/// writes only a `.meta` file, so it writes nothing either. `@unchecked Sendable`: `seen` and
-/// `totals` are guarded by `lock`.
-final class SnapshotFileMeter: @unchecked Sendable {
+/// writes only a `.meta` file, so it writes nothing either.
+final class SnapshotFileMeter: Sendable {
     private struct Identity: Hashable {
         var inode: UInt64
         var size: Int
         var modified: Date
     }
 
-    private let lock = NSLock()
-    private var seen: [String: Set<Identity>] = [:]
-    private var totals: [String: Int] = [:]
+    /// Per directory path: the file identities seen so far and the bytes they add up to.
+    private let state = Locked([String: (seen: Set<Identity>, total: Int)]())
 
     /// The snapshot bytes written in `directory` since the meter first looked at it.
     func bytesWritten(in directory: URL) -> Int {
@@ -95,14 +93,12 @@ final class SnapshotFileMeter: @unchecked Sendable {
                     size: (attributes[.size] as? NSNumber)?.intValue ?? 0,
                     modified: attributes[.modificationDate] as? Date ?? .distantPast))
         }
-        lock.lock()
-        defer { lock.unlock() }
-        var known = seen[directory.path, default: []]
-        var total = totals[directory.path, default: 0]
-        for identity in current where known.insert(identity).inserted { total += identity.size }
-        seen[directory.path] = known
-        totals[directory.path] = total
-        return total
+        return state.withLock { state in
+            var entry = state[directory.path, default: ([], 0)]
+            for identity in current where entry.seen.insert(identity).inserted { entry.total += identity.size }
+            state[directory.path] = entry
+            return entry.total
+        }
     }
 }
 
@@ -151,10 +147,10 @@ struct FileSnapshotCacheContractTests {
             try await cache.store(snapshot, as: "faulty", slot: .active)
             try FileCacheContractHooks.failWrites(cache, true)
             await #expect(throws: CacheError.self) { try await cache.store(sampleSnapshot(4), as: "faulty", slot: .active) }
-            #expect(await cache.load("faulty", slot: .active) == .hit(snapshot))
+            #expect(cache.load("faulty", slot: .active) == .hit(snapshot))
             try FileCacheContractHooks.failWrites(cache, false)
             try await cache.store(sampleSnapshot(4), as: "faulty", slot: .active)
-            #expect(await cache.load("faulty", slot: .active) == .hit(sampleSnapshot(4)))
+            #expect(cache.load("faulty", slot: .active) == .hit(sampleSnapshot(4)))
         }
     }
 }

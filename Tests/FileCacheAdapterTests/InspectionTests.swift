@@ -19,7 +19,7 @@ struct InspectionTests {
             try await cache.store(sampleSnapshot(5), as: "delta", slot: .active)
             try overwrite(dir.file(cache.fileNames(for: "gamma").snapshot(.active)), with: [9, 9, 9])
             try overwrite(dir.file(cache.fileNames(for: "delta").snapshot(.active)), with: [])
-            _ = await cache.load("delta", slot: .active)
+            _ = cache.load("delta", slot: .active)
             try overwrite(dir.file("notes.txt"), with: [1])
 
             let report = try await cache.inspect()

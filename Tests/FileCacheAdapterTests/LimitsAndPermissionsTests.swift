@@ -12,7 +12,7 @@ struct LimitsAndPermissionsTests {
         try await withTemporaryDirectory { dir in
             let cache = FileSnapshotCache(directory: dir.url, options: .init(maxPayloadSize: 1_000))
             try await cache.store(sampleSnapshot(1), as: "limit", slot: .active)
-            let tooBig = CachedSnapshot(payload: Data(count: 1_001), metadata: fullMetadata())
+            let tooBig = CachedSnapshot(payload: Data(count: 1_001), metadata: fullMetadata(payload: Data(count: 1_001)))
             do throws(CacheError) {
                 try await cache.store(tooBig, as: "limit", slot: .active)
                 Issue.record("a store over the limit must throw")
@@ -20,10 +20,10 @@ struct LimitsAndPermissionsTests {
                 #expect(error.kind == .payloadTooLarge(size: 1_001, limit: 1_000))
                 #expect(error.message.contains("maxPayloadSize"))
             }
-            #expect(await cache.load("limit", slot: .active) == .hit(sampleSnapshot(1)))
-            let atLimit = CachedSnapshot(payload: Data(count: 1_000), metadata: fullMetadata())
+            #expect(cache.load("limit", slot: .active) == .hit(sampleSnapshot(1)))
+            let atLimit = CachedSnapshot(payload: Data(count: 1_000), metadata: fullMetadata(payload: Data(count: 1_000)))
             try await cache.store(atLimit, as: "limit", slot: .active)
-            #expect(await cache.load("limit", slot: .active) == .hit(atLimit))
+            #expect(cache.load("limit", slot: .active) == .hit(atLimit))
         }
     }
 
@@ -33,7 +33,7 @@ struct LimitsAndPermissionsTests {
             try await FileSnapshotCache(directory: dir.url).store(sampleSnapshot(1), as: "neg", slot: .active)
             let cache = FileSnapshotCache(directory: dir.url, options: .init(maxPayloadSize: -1))
             await #expect(throws: CacheError.self) { try await cache.store(sampleSnapshot(2), as: "neg", slot: .active) }
-            guard case .unreadable(let error) = await cache.load("neg", slot: .active), case .payloadTooLarge = error.kind else {
+            guard case .unreadable(let error) = cache.load("neg", slot: .active), case .payloadTooLarge = error.kind else {
                 Issue.record("expected payloadTooLarge")
                 return
             }
@@ -47,7 +47,7 @@ struct LimitsAndPermissionsTests {
         #expect(FileSnapshotCache.Options().quarantineLimit == 3)
         try await withTemporaryDirectory { dir in
             let cache = FileSnapshotCache(directory: dir.url)
-            var metadata = fullMetadata()
+            var metadata = fullMetadata(payload: Data())
             metadata.source = String(repeating: "s", count: 1 << 20)
             do throws(CacheError) {
                 try await cache.store(CachedSnapshot(payload: Data(), metadata: metadata), as: "m", slot: .active)
@@ -59,7 +59,7 @@ struct LimitsAndPermissionsTests {
                 }
                 #expect(limit == 1 << 20)
             }
-            #expect(await cache.load("m", slot: .active) == .miss)
+            #expect(cache.load("m", slot: .active) == .miss)
         }
     }
 
@@ -77,7 +77,7 @@ struct LimitsAndPermissionsTests {
                 #expect(try permissions(of: root.appendingPathComponent(fileName).path) == 0o600, "\(fileName)")
             }
             try overwrite(root.appendingPathComponent(names.snapshot(.active)).path, with: [])
-            _ = await cache.load("perm", slot: .active)
+            _ = cache.load("perm", slot: .active)
             #expect(try permissions(of: root.appendingPathComponent("quarantine").path) == 0o700)
         }
     }

@@ -20,10 +20,7 @@ struct LockedOperation: Sendable, CustomTestStringConvertible {
         .init(label: "renew") { cache throws(CacheError) in
             try await cache.renew(fullMetadata(2, payload: sampleSnapshot(1).payload), for: "locked")
         },
-        .init(label: "promote") { cache throws(CacheError) in _ = try await cache.promotePending("locked") },
-        .init(label: "promote synchronously") { cache throws(CacheError) in
-            _ = try cache.promotePendingSynchronously("locked")
-        },
+        .init(label: "promote") { cache throws(CacheError) in _ = try cache.promotePending("locked") },
         .init(label: "clear") { cache throws(CacheError) in try await cache.clear("locked") },
     ]
 }
@@ -44,7 +41,7 @@ struct LockTests {
                 #expect(error.message.contains("Options.lockTimeout"))
             }
             // Nothing changed while locked, and other names are not blocked.
-            #expect(await cache.load("locked", slot: .active) == .hit(sampleSnapshot(1)))
+            #expect(cache.load("locked", slot: .active) == .hit(sampleSnapshot(1)))
             try await cache.store(sampleSnapshot(3), as: "free", slot: .active)
             holder.release()
             try await operation.run(cache)
@@ -68,7 +65,7 @@ struct LockTests {
             }
             holder.release()
             try await cache.store(sampleSnapshot(2), as: "n", slot: .active)
-            #expect(await cache.load("n", slot: .active) == .hit(sampleSnapshot(2)))
+            #expect(cache.load("n", slot: .active) == .hit(sampleSnapshot(2)))
         }
     }
 
@@ -84,7 +81,7 @@ struct LockTests {
                 }
                 try await group.waitForAll()
             }
-            let loaded = try #require(await first.load("shared", slot: .active).snapshot)
+            let loaded = try #require(first.load("shared", slot: .active).snapshot)
             #expect((0..<40).contains { loaded == sampleSnapshot($0, size: 1_000 + $0) })
         }
     }

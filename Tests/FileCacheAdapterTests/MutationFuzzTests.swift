@@ -54,7 +54,7 @@ struct MutationFuzzTests {
             for iteration in 0..<1_200 {
                 let (mutated, label) = Mutation.apply(to: valid, using: &generator)
                 try overwrite(path, with: mutated)
-                let result = await cache.load("fuzz", slot: .active)
+                let result = cache.load("fuzz", slot: .active)
                 switch result {
                 case .hit(let snapshot):
                     // Only an identity mutation (a swap of equal bytes) may load, and then exactly.
@@ -62,7 +62,7 @@ struct MutationFuzzTests {
                     #expect(mutated == valid, "iteration \(iteration): \(label) was accepted")
                 case .unreadable:
                     unreadable += 1
-                    #expect(await cache.load("fuzz", slot: .active) == .miss, "iteration \(iteration): \(label)")
+                    #expect(cache.load("fuzz", slot: .active) == .miss, "iteration \(iteration): \(label)")
                 case .miss:
                     Issue.record("iteration \(iteration): \(label) gave a miss while a file was present")
                 }
@@ -86,7 +86,7 @@ struct MutationFuzzTests {
             for iteration in 0..<400 {
                 let (mutated, label) = Mutation.apply(to: valid, using: &generator)
                 try overwrite(path, with: mutated)
-                let loaded = try #require(await cache.load("fuzz", slot: .active).snapshot, "iteration \(iteration): \(label)")
+                let loaded = try #require(cache.load("fuzz", slot: .active).snapshot, "iteration \(iteration): \(label)")
                 #expect(loaded.payload == original.payload)
                 if mutated == valid {
                     #expect(loaded.metadata == renewed)

@@ -16,7 +16,7 @@ struct QuarantineTests {
                 let name = "damaged-\(index)"
                 try await cache.store(sampleSnapshot(index), as: name, slot: .active)
                 try overwrite(dir.file(cache.fileNames(for: name).snapshot(.active)), with: [1, 2, 3])
-                #expect(corruption(await cache.load(name, slot: .active)) == .badMagic)
+                #expect(corruption(cache.load(name, slot: .active)) == .badMagic)
                 stems.append(cache.fileNames(for: name).stem)
                 let kept = dir.contents("quarantine")
                 #expect(kept.count == min(index + 1, 2))
@@ -36,9 +36,9 @@ struct QuarantineTests {
             let cache = FileSnapshotCache(directory: dir.url, options: .init(quarantineLimit: 0))
             try await cache.store(sampleSnapshot(), as: "z", slot: .active)
             try overwrite(dir.file(cache.fileNames(for: "z").snapshot(.active)), with: [])
-            #expect(corruption(await cache.load("z", slot: .active)) == .empty)
+            #expect(corruption(cache.load("z", slot: .active)) == .empty)
             #expect(dir.contents("quarantine").isEmpty)
-            #expect(await cache.load("z", slot: .active) == .miss)
+            #expect(cache.load("z", slot: .active) == .miss)
         }
     }
 
@@ -50,13 +50,13 @@ struct QuarantineTests {
             let path = dir.file(cache.fileNames(for: "busy").snapshot(.active))
             try overwrite(path, with: [0])
             let holder = try #require(ForeignLockHolder(path: dir.file(cache.fileNames(for: "busy").lock)))
-            let result = await cache.load("busy", slot: .active)
+            let result = cache.load("busy", slot: .active)
             #expect(corruption(result) == .badMagic)
             if case .unreadable(let error) = result { #expect(error.message.contains("left in place")) }
             #expect(FileManager.default.fileExists(atPath: path))
             holder.release()
-            #expect(corruption(await cache.load("busy", slot: .active)) == .badMagic)
-            #expect(await cache.load("busy", slot: .active) == .miss)
+            #expect(corruption(cache.load("busy", slot: .active)) == .badMagic)
+            #expect(cache.load("busy", slot: .active) == .miss)
         }
     }
 
@@ -65,11 +65,11 @@ struct QuarantineTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let engine = CacheDirectory(path: dir.path, options: .init())
-        _ = engine.store(sampleSnapshot(1), as: "race", slot: .active)
+        try engine.store(sampleSnapshot(1), as: "race", slot: .active).get()
         let fileName = CacheFileNames(name: "race").snapshot(.active)
         let before = try PosixFileSystem.status(dir.file(fileName)).get()
         // A writer replaces the file (new inode) between the damaged read and the move.
-        _ = engine.store(sampleSnapshot(2), as: "race", slot: .active)
+        try engine.store(sampleSnapshot(2), as: "race", slot: .active).get()
         let moved = try Quarantine.move(fileName, in: dir.path, expected: before, limit: 3, directoryPermissions: 0o700).get()
         #expect(moved == nil)
         #expect(engine.load("race", slot: .active) == .hit(sampleSnapshot(2)))

@@ -15,11 +15,10 @@ struct RoundTripTests {
             let full = SnapshotMetadata(
                 fetchedAt: Date(timeIntervalSinceReferenceDate: 123_456_789.987_654_321),
                 validators: Validators(etag: "W/\"x\\u{0}y\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT"),
-                contentHash: ContentHash(value: 0xFFFF_FFFF_FFFF_FFFF, byteCount: Int.max), source: "s\u{0}ource ✓ 🚀",
-                ttlHint: 0.1)
+                contentHash: ContentHash(of: payload), source: "s\u{0}ource ✓ 🚀", ttlHint: 0.1)
             let sparse = SnapshotMetadata(
                 fetchedAt: Date(timeIntervalSinceReferenceDate: -1e9), validators: .none,
-                contentHash: ContentHash(value: 0, byteCount: 0), source: "", ttlHint: nil)
+                contentHash: ContentHash(of: payload), source: "", ttlHint: nil)
             let etagOnly = SnapshotMetadata(
                 fetchedAt: .distantFuture, validators: Validators(etag: "", lastModified: nil),
                 contentHash: ContentHash(of: payload),
@@ -27,7 +26,7 @@ struct RoundTripTests {
             for (index, metadata) in [full, sparse, etagOnly].enumerated() {
                 let name = "config-\(index)"
                 try await cache.store(CachedSnapshot(payload: payload, metadata: metadata), as: name, slot: .active)
-                let loaded = try #require(await cache.load(name, slot: .active).snapshot)
+                let loaded = try #require(cache.load(name, slot: .active).snapshot)
                 #expect(loaded.metadata == metadata)
                 #expect(
                     loaded.metadata.fetchedAt.timeIntervalSinceReferenceDate == metadata.fetchedAt.timeIntervalSinceReferenceDate)
@@ -50,7 +49,7 @@ struct RoundTripTests {
             let snapshot = CachedSnapshot(payload: payload, metadata: fullMetadata(size, payload: payload))
             let cache = FileSnapshotCache(directory: dir.url)
             try await cache.store(snapshot, as: "bytes", slot: .active)
-            #expect(await cache.load("bytes", slot: .active) == .hit(snapshot))
+            #expect(cache.load("bytes", slot: .active) == .hit(snapshot))
             // The payload sits verbatim at the end of the file.
             let file = try bytes(of: dir.file(cache.fileNames(for: "bytes").snapshot(.active)))
             #expect(Array(file.suffix(size)) == [UInt8](payload))
@@ -66,9 +65,9 @@ struct RoundTripTests {
             #expect(fromPath.directory.standardizedFileURL == dir.url.standardizedFileURL)
             #expect(fromPath.directory.hasDirectoryPath)
             try await fromPath.store(sampleSnapshot(7), as: "shared", slot: .active)
-            #expect(fromURL.loadSynchronously("shared", slot: .active).snapshot == sampleSnapshot(7))
+            #expect(fromURL.load("shared", slot: .active).snapshot == sampleSnapshot(7))
             try await fromURL.store(sampleSnapshot(8), as: "shared", slot: .active)
-            #expect(await fromPath.load("shared", slot: .active).snapshot == sampleSnapshot(8))
+            #expect(fromPath.load("shared", slot: .active).snapshot == sampleSnapshot(8))
         }
     }
 
@@ -84,10 +83,10 @@ struct RoundTripTests {
     func jsonKeptVerbatim() async throws {
         try await withTemporaryDirectory { dir in
             let text = "{ \"b\" : 1.0,\n  \"a\":true , \"u\":\"\\u00e9\" }  "
-            let snapshot = CachedSnapshot(payload: Data(text.utf8), metadata: fullMetadata())
+            let snapshot = CachedSnapshot(payload: Data(text.utf8), metadata: fullMetadata(payload: Data(text.utf8)))
             let cache = FileSnapshotCache(directory: dir.url)
             try await cache.store(snapshot, as: "json", slot: .active)
-            let loaded = try #require(await cache.load("json", slot: .active).snapshot)
+            let loaded = try #require(cache.load("json", slot: .active).snapshot)
             #expect(String(decoding: loaded.payload, as: UTF8.self) == text)
         }
     }
@@ -97,12 +96,12 @@ struct RoundTripTests {
         try await withTemporaryDirectory { dir in
             let nested = dir.url.appendingPathComponent("a/b/cache", isDirectory: true)
             let cache = FileSnapshotCache(directory: nested)
-            #expect(await cache.load("x", slot: .active) == .miss)
-            #expect(await cache.load("x", slot: .pending) == .miss)
+            #expect(cache.load("x", slot: .active) == .miss)
+            #expect(cache.load("x", slot: .pending) == .miss)
             #expect(!FileManager.default.fileExists(atPath: nested.path))
             try await cache.store(sampleSnapshot(), as: "x", slot: .active)
-            #expect(await cache.load("x", slot: .active) == .hit(sampleSnapshot()))
-            #expect(await cache.load("y", slot: .active) == .miss)
+            #expect(cache.load("x", slot: .active) == .hit(sampleSnapshot()))
+            #expect(cache.load("y", slot: .active) == .miss)
         }
     }
 
@@ -112,14 +111,14 @@ struct RoundTripTests {
             let cache = FileSnapshotCache(directory: dir.url)
             try await cache.store(sampleSnapshot(1), as: "c", slot: .active)
             try await cache.store(sampleSnapshot(2, size: 500), as: "c", slot: .active)
-            #expect(await cache.load("c", slot: .active) == .hit(sampleSnapshot(2, size: 500)))
+            #expect(cache.load("c", slot: .active) == .hit(sampleSnapshot(2, size: 500)))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for seed in 10..<30 {
                     group.addTask { try await cache.store(sampleSnapshot(seed, size: seed * 37), as: "c", slot: .active) }
                 }
                 try await group.waitForAll()
             }
-            let loaded = try #require(await cache.load("c", slot: .active).snapshot)
+            let loaded = try #require(cache.load("c", slot: .active).snapshot)
             #expect((10..<30).contains { loaded == sampleSnapshot($0, size: $0 * 37) })
             #expect(dir.contents().filter { $0.hasSuffix(".tmp") }.isEmpty)
         }
@@ -142,7 +141,34 @@ struct RoundTripTests {
                 #expect(operation == "mkdir")
                 #expect(error.message.contains("not a directory"))
             }
-            #expect(await cache.load("x", slot: .active) == .miss)
+            #expect(cache.load("x", slot: .active) == .miss)
+        }
+    }
+
+    @Test("the metadata encoding round-trips extreme values")
+    func metadataEncodingExtremes() throws {
+        let extreme = SnapshotMetadata(
+            fetchedAt: Date(timeIntervalSinceReferenceDate: -1e300), validators: Validators(etag: "", lastModified: "\u{0}"),
+            contentHash: ContentHash(value: 0xFFFF_FFFF_FFFF_FFFF, byteCount: Int.max), source: "", ttlHint: .infinity)
+        let decoded = try MetadataCoding.decode(MetadataCoding.encode(name: "\u{0}é", metadata: extreme)).get()
+        #expect(decoded.name == "\u{0}é")
+        #expect(decoded.metadata == extreme)
+    }
+
+    @Test("a snapshot whose metadata gives another payload's content hash is refused, and nothing is written")
+    func contentHashMismatchRefused() async throws {
+        try await withTemporaryDirectory { dir in
+            let cache = FileSnapshotCache(directory: dir.url)
+            let wrong = CachedSnapshot(payload: Data("{\"a\":1}".utf8), metadata: fullMetadata(payload: Data("{}".utf8)))
+            do throws(CacheError) {
+                try await cache.store(wrong, as: "wrong", slot: .active)
+                Issue.record("a store with a mismatched content hash must throw")
+            } catch {
+                #expect(error.kind == .corrupt(.badChecksum))
+                #expect(error.message.contains("ContentHash(of: payload)"))
+            }
+            #expect(cache.load("wrong", slot: .active) == .miss)
+            #expect(dir.contents().isEmpty)
         }
     }
 

@@ -68,7 +68,7 @@ case "crash-loop":
         do throws(CacheError) {
             if counter % 3 == 0 {
                 try await cache.store(snapshot, as: name, slot: .pending)
-                _ = try await cache.promotePending(name)
+                _ = try cache.promotePending(name)
             } else {
                 try await cache.store(snapshot, as: name, slot: .active)
             }
@@ -136,7 +136,7 @@ case "cold-load":
     guard arguments.count >= 5 else { fail("cold-load <dir> <name> <key> [<spawn ns>]") }
     let spawnedAt = arguments.count >= 6 ? UInt64(arguments[5]) : nil
     let cache = FileSnapshotCache(directory: directory)
-    let result = await cache.load(arguments[3], slot: .active)
+    let result = cache.load(arguments[3], slot: .active)
     let loaded = monotonicNanoseconds()
     guard case .hit(let snapshot) = result else { fail("expected a cached snapshot, got \(result)") }
     let values: [String: ConfigValue]
