@@ -34,7 +34,8 @@ import Foundation
 ///   query (which may hold a key) is shown as `?<redacted>`.
 /// - **Cancellation** of the calling task cancels the transfer and throws `FetchError.cancelled`.
 ///
-/// A fetcher is a value; copies share one session. It is safe to call from many tasks at once.
+/// A fetcher is a value; copies share one session, made on the first fetch. It is safe to call
+/// from many tasks at once.
 public struct HTTPFetcher: ConfigFetcher {
     /// The URL fetched.
     public let url: URL
@@ -43,13 +44,9 @@ public struct HTTPFetcher: ConfigFetcher {
 
     private let driver: SessionDriver
     /// The URL as messages show it: without credentials, query or fragment.
-    ///
-    /// Made when needed, not with the fetcher: it parses the URL again with `URLComponents`,
-    /// which costs a fresh process about 0.1 ms the first time, and a fetcher is made at launch.
-    private var displayURL: String { EndpointPolicy.displayString(for: url) }
+    private let displayURL: String
+    /// The values of the secret headers in ``Configuration/headers``.
     private let staticSecretValues: [String]
-    /// Lowercased secret header names (``Configuration/allSecretHeaderNames``, as a list).
-    private let secretNames: [String]
 
     /// Creates a fetcher for `url`.
     ///
@@ -65,51 +62,43 @@ public struct HTTPFetcher: ConfigFetcher {
         self.url = url
         self.configuration = configuration
         self.driver = SessionDriver(configuration: configuration)
-        let secretNames = configuration.secretHeaderNameList
-        self.secretNames = secretNames
+        self.displayURL = EndpointPolicy.displayString(for: url)
         self.staticSecretValues = configuration.headers.compactMap { name, value in
-            secretNames.contains(name.lowercased()) ? value : nil
+            configuration.isSecret(headerName: name) ? value : nil
         }
     }
 
     /// Fetches the payload, conditionally on `request.validators`. Never retries on its own.
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
         var secretValues = staticSecretValues
-        let displayURL = self.displayURL
         do throws(FetchError) {
             if Task.isCancelled { throw FetchError.cancelled }
-            var headers = configuration.headers
+            var provided: [String: String] = [:]
             if let provider = configuration.headerProvider {
-                let provided = try await providedHeaders(from: provider, displayURL: displayURL)
+                provided = try await providedHeaders(from: provider)
+                secretValues += provided.filter { configuration.isSecret(headerName: $0.key) }.map(\.value)
                 for (name, value) in provided {
-                    if secretNames.contains(name.lowercased()) { secretValues.append(value) }
                     if let problem = HeaderRules.problem(name: name, value: value) {
                         throw FetchError(
                             .other, retry: .doNotRetry,
-                            message:
-                                "the header provider returned a header \"\(HeaderRules.printableName(name))\" that cannot be sent: \(problem)"
-                        )
+                            message: "the header provider returned a header \"\(HeaderRules.printableName(name))\" "
+                                + "that cannot be sent: \(problem)")
                     }
-                    for existing in headers.keys where existing.lowercased() == name.lowercased() {
-                        headers[existing] = nil
-                    }
-                    headers[name] = value
                 }
                 if Task.isCancelled { throw FetchError.cancelled }
             }
-            let urlRequest = makeRequest(headers: headers, validators: request.validators)
-            let transfer = Transfer(rules: transferRules)
-            let outcome = await driver.perform(urlRequest, transfer: transfer)
-            return try ResponseInterpreter(
-                displayURL: displayURL, configuration: configuration, now: configuration.now()
-            ).result(for: outcome, request: request)
+            let urlRequest = makeRequest(providedHeaders: provided, validators: request.validators)
+            let outcome = await driver.perform(urlRequest)
+            return try ResponseInterpreter(displayURL: displayURL, configuration: configuration, now: configuration.now())
+                .result(for: outcome, request: request)
         } catch {
             throw SecretRedactor(secretValues: secretValues).redact(error).replacingURL(url.absoluteString, with: displayURL)
         }
     }
 
+    /// The header provider's headers, or the ``FetchError`` its failure becomes.
     private func providedHeaders(
-        from provider: @Sendable () async throws -> [String: String], displayURL: String
+        from provider: @Sendable () async throws -> [String: String]
     ) async throws(FetchError) -> [String: String] {
         do {
             return try await provider()
@@ -126,25 +115,23 @@ public struct HTTPFetcher: ConfigFetcher {
         }
     }
 
-    private var transferRules: TransferRules {
-        TransferRules(
-            maxBodySize: configuration.maxBodySize, maxRedirects: configuration.maxRedirects,
-            allowsInsecureHTTP: configuration.allowsInsecureHTTPForNonLoopbackHosts,
-            acceptedContentTypes: configuration.acceptedContentTypes,
-            acceptsMissingContentType: configuration.acceptsMissingContentType, secretHeaderNames: secretNames,
-            timeout: configuration.timeout)
-    }
-
-    private func makeRequest(headers: [String: String], validators: Validators) -> URLRequest {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout)
+    /// The GET request: configured headers, then provided ones (which replace them, in any case),
+    /// a default `Accept`, and the conditional headers from `validators`.
+    ///
+    /// Its timeout is the configured one rounded up to whole seconds: swift-corelibs-foundation
+    /// cuts a fraction of a second to zero and fails at once. The exact limit is the transfer's deadline.
+    private func makeRequest(providedHeaders: [String: String], validators: Validators) -> URLRequest {
+        var request = URLRequest(
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout.rounded(.up))
         request.httpMethod = "GET"
         request.httpShouldHandleCookies = false
-        var hasAccept = false
-        for (name, value) in headers where !HeaderRules.conditionalHeaderNames.contains(name.lowercased()) {
-            if name.lowercased() == "accept" { hasAccept = true }
+        for (name, value) in configuration.headers where !HeaderRules.isConditional(name) {
             request.setValue(value, forHTTPHeaderField: name)
         }
-        if !hasAccept {
+        for (name, value) in providedHeaders where !HeaderRules.isConditional(name) {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        if request.value(forHTTPHeaderField: "Accept") == nil {
             request.setValue(configuration.acceptedContentTypes.joined(separator: ", "), forHTTPHeaderField: "Accept")
         }
         if let etag = validators.etag, HeaderRules.problem(name: "If-None-Match", value: etag) == nil {
@@ -172,7 +159,6 @@ extension HTTPFetcher: CustomStringConvertible, CustomReflectable {
 extension FetchError {
     /// This error with every occurrence of `raw` in its message replaced by `display`.
     fileprivate func replacingURL(_ raw: String, with display: String) -> FetchError {
-        guard raw != display, message.contains(raw) else { return self }
         var copy = self
         copy.message = message.replacingOccurrences(of: raw, with: display)
         return copy

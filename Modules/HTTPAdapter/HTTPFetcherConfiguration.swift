@@ -1,4 +1,5 @@
 import ConfigDomain
+import ConfigPorts
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -128,34 +129,20 @@ extension HTTPFetcher {
         }
 
         /// The lowercased names of every secret header: the four fixed ones and ``secretHeaderNames``.
-        public var allSecretHeaderNames: Set<String> { Set(secretHeaderNameList) }
-
-        /// ``allSecretHeaderNames`` as a list without repeats: the fixed names, then the others in
-        /// sorted order. A fetcher checks header names against this list, not a `Set` (see
-        /// `SecretRedactor.alwaysSecretHeaderNames`).
-        var secretHeaderNameList: [String] {
-            var names = SecretRedactor.alwaysSecretHeaderNames
-            // Most configurations add none: no sort to run (and no array type to make at launch).
-            if secretHeaderNames.isEmpty { return names }
-            for name in secretHeaderNames.map({ $0.lowercased() }).sorted() where !names.contains(name) {
-                names.append(name)
-            }
-            return names
+        public var allSecretHeaderNames: Set<String> {
+            SecretRedactor.alwaysSecretHeaderNames.union(secretHeaderNames.map { $0.lowercased() })
         }
 
         /// Whether the header `name` (any case) is secret.
         public func isSecret(headerName name: String) -> Bool {
-            secretHeaderNameList.contains(name.lowercased())
+            allSecretHeaderNames.contains(name.lowercased())
         }
 
         /// ``headers`` with secret values replaced by `<redacted>`.
         public var redactedHeaders: [String: String] {
-            let secret = secretHeaderNameList
-            var out: [String: String] = [:]
-            for (name, value) in headers {
-                out[name] = secret.contains(name.lowercased()) ? SecretRedactor.placeholder : value
+            headers.reduce(into: [:]) { out, header in
+                out[header.key] = isSecret(headerName: header.key) ? SecretRedactor.placeholder : header.value
             }
-            return out
         }
 
         /// Checks the settings; the message says which one is wrong and how to fix it.
@@ -228,14 +215,17 @@ extension HTTPFetcher.Configuration: CustomStringConvertible, CustomDebugStringC
 
 /// What a header name and value may contain.
 enum HeaderRules {
-    /// The conditional headers the fetcher sets itself from the request's validators.
-    static let conditionalHeaderNames: Set<String> = ["if-none-match", "if-modified-since"]
+    /// The characters of an HTTP token (RFC 9110): ASCII letters and digits, and !#$%&'*+-.^_`|~.
+    static let tokenCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-.^_`|~")
+
+    /// Whether `name` is one of the conditional headers the fetcher sets itself from the request's validators.
+    static func isConditional(_ name: String) -> Bool {
+        ["if-none-match", "if-modified-since"].contains(name.lowercased())
+    }
 
     /// Why the header cannot be sent (never quoting the value), or `nil` when it is fine.
     static func problem(name: String, value: String) -> String? {
-        // Byte tests, not `CharacterSet`: building one costs about 0.2 ms the first time in a
-        // process, and a fetcher is made at launch.
-        if name.isEmpty || !name.utf8.allSatisfy(isTokenByte) {
+        if name.isEmpty || !name.allSatisfy(tokenCharacters.contains) {
             return "the name must be a non-empty token of letters, digits and !#$%&'*+-.^_`|~"
         }
         if value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
@@ -244,22 +234,7 @@ enum HeaderRules {
         return nil
     }
 
-    /// Whether `byte` may appear in an HTTP token (RFC 9110): an ASCII letter or digit, or one of !#$%&'*+-.^_`|~.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        isASCIILetterOrDigit(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
-    }
-
-    /// Whether `byte` is an ASCII letter or digit.
-    static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            false
-        }
-    }
-
-    /// The name made safe to print.
+    /// The name made safe to print: anything but printable ASCII becomes `?`.
     static func printableName(_ name: String) -> String {
         String(name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
     }

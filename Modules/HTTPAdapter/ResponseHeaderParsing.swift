@@ -41,10 +41,8 @@ enum ResponseHeaderParsing {
 
     /// The media type of a `Content-Type` value, lowercased, without parameters: `application/json`.
     static func mediaType(_ contentType: String?) -> String? {
-        guard let contentType else { return nil }
-        let type =
-            contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        guard let first = contentType?.split(separator: ";", omittingEmptySubsequences: false).first else { return nil }
+        let type = first.trimmingCharacters(in: .whitespaces).lowercased()
         return type.isEmpty ? nil : type
     }
 
@@ -60,24 +58,13 @@ enum ResponseHeaderParsing {
         return wanted[1] == actual[1]
     }
 
-    /// Whether a pattern is well formed: `type/subtype` where the subtype may be `*` or start with `*+`.
+    /// Whether a pattern is well formed: `type/subtype`, both parts non-empty, of the characters below.
     static func isValidPattern(_ pattern: String) -> Bool {
-        // One byte loop, no split: a fetcher checks its patterns when it is made, at launch, where
-        // an array of substrings would be the process's first (its type's metadata made at run time).
-        var slashes = 0
-        var slashOffset = 0
-        var length = 0
-        for byte in pattern.utf8 {
-            if byte == UInt8(ascii: "/") {
-                slashes += 1
-                slashOffset = length
-            } else if !(HeaderRules.isASCIILetterOrDigit(byte) || "!#$&-^_.+*".utf8.contains(byte)) {
-                // ASCII letters, digits and the restricted-name punctuation of RFC 6838, plus `*` for wildcards.
-                return false
-            }
-            length += 1
-        }
-        // `type/subtype`, neither part empty.
-        return slashes == 1 && slashOffset > 0 && slashOffset < length - 1
+        let parts = pattern.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(mediaTypeCharacters.contains) }
     }
+
+    /// The characters of a media type pattern: ASCII letters and digits, the restricted-name
+    /// punctuation of RFC 6838, and `*` for wildcards.
+    private static let mediaTypeCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$&-^_.+*")
 }

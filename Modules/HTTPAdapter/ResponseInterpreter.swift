@@ -16,7 +16,7 @@ struct ResponseInterpreter {
     /// The result, or why there is none.
     func result(for outcome: TransferOutcome, request: FetchRequest) throws(FetchError) -> FetchResult {
         if let abort = outcome.abort {
-            throw error(for: abort, head: outcome.head, received: outcome.body.count)
+            throw error(for: abort, head: outcome.head)
         }
         guard let head = outcome.head else {
             throw error(for: outcome.failure ?? TransportFailure(domain: "", code: 0, description: "no response arrived"))
@@ -67,7 +67,7 @@ struct ResponseInterpreter {
             contentType: head.contentType, ttlHint: ttl, source: displayURL)
     }
 
-    private func error(for abort: TransferAbort, head: ResponseHead?, received: Int) -> FetchError {
+    private func error(for abort: TransferAbort, head: ResponseHead?) -> FetchError {
         switch abort {
         case .callerCancelled:
             return .cancelled

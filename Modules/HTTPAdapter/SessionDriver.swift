@@ -1,48 +1,30 @@
+import ConfigPorts
 import Foundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// Owns the `URLSession` a fetcher uses and routes each task's callbacks to its ``Transfer``.
+/// Owns the `URLSession` a fetcher uses and runs each request on it as a ``Transfer``.
 ///
-/// The fetcher's own session has a session-level delegate (the router), which works the same on
-/// Linux and Apple platforms. A session the app injects is used directly with per-task delegates
-/// on Apple platforms; on Linux, where swift-corelibs-foundation does not deliver data-task
-/// callbacks to per-task delegates, a private session is made from its configuration.
+/// The session is made on the first request, not with the fetcher. The fetcher's own session is
+/// ephemeral, has no URL cache, cookies or stored credentials, and a ``SessionDelegate`` that
+/// streams each task's callbacks to the fetch waiting for it.
 ///
-/// What swift-corelibs-foundation (Swift 6.3.1, libcurl underneath) was measured to do, and why
-/// the code is shaped this way:
-/// - `URLSession.bytes(for:)` does not exist, and `URLSessionTask.delegate` is never called for a
-///   data task: streaming needs a session-level `URLSessionDataDelegate`.
-/// - Answering `didReceive response` with `.cancel` ends the task but lets the transfer run on
-///   (a 128 MiB body was still sent in full), so the task is also cancelled explicitly.
-/// - A conditional request the caller makes gets the server's `304` with an empty body under
-///   every cache policy, and a `URLCache` on the session never answered in the server's place
-///   (even with `.returnCacheDataElseLoad` and `max-age=3600`). Apple's loading system may answer
-///   from its cache, so requests still use `.reloadIgnoringLocalCacheData` and the default
-///   session has no cache at all.
-/// - It follows at most 20 redirects (error -1007); the transfer counts and detects loops itself.
-/// - A body cut short of its `Content-Length` ends with error -1 ("transfer closed with N bytes
-///   remaining"), so truncation is recognised by comparing counts, not by error code.
-///
-/// The session is made on the first request, not with the fetcher: a client is built at launch
-/// and its first reads come from the cache, and making a `URLSession` in a fresh process took
-/// 10–20 ms here (swift-corelibs-foundation starts libcurl). That cost moves to the first fetch.
-///
-/// `@unchecked Sendable`: `made` is read and written only while holding `lock`; the session and
-/// router it holds are thread-safe.
-final class SessionDriver: @unchecked Sendable {
-    /// A session, its router (nil for an injected session used directly) and whether this driver owns it.
-    private struct Made {
+/// A session the app injects is used directly on Apple platforms, with a per-task delegate. On
+/// Linux, swift-corelibs-foundation calls only session-level delegates for data tasks, so a
+/// private session is made from the injected session's configuration.
+final class SessionDriver: Sendable {
+    /// A session, the delegate that streams its tasks' callbacks (nil for an injected session on
+    /// Apple platforms, whose tasks get their own), and whether this driver owns it.
+    private struct Made: Sendable {
         let session: URLSession
-        let router: TaskRouter?
+        let delegate: SessionDelegate?
         let ownsSession: Bool
     }
 
     private let configuration: HTTPFetcher.Configuration
-    private let lock = NSLock()
-    private var made: Made?
+    private let made = Locked<Made?>(nil)
 
     /// Creates the driver for a configuration; the session is made on the first request.
     init(configuration: HTTPFetcher.Configuration) {
@@ -50,39 +32,12 @@ final class SessionDriver: @unchecked Sendable {
     }
 
     deinit {
-        if let made, made.ownsSession { made.session.finishTasksAndInvalidate() }
-    }
-
-    /// The session, made on the first call.
-    private func current() -> Made {
-        lock.lock()
-        defer { lock.unlock() }
-        if let made { return made }
-        let fresh = Self.make(for: configuration)
-        made = fresh
-        return fresh
-    }
-
-    private static func make(for configuration: HTTPFetcher.Configuration) -> Made {
-        if let injected = configuration.session {
-            #if canImport(FoundationNetworking)
-                let router = TaskRouter()
-                return Made(
-                    session: URLSession(configuration: injected.configuration, delegate: router, delegateQueue: nil),
-                    router: router, ownsSession: true)
-            #else
-                return Made(session: injected, router: nil, ownsSession: false)
-            #endif
-        }
-        let router = TaskRouter()
-        return Made(
-            session: URLSession(
-                configuration: defaultSessionConfiguration(timeout: configuration.timeout), delegate: router,
-                delegateQueue: nil),
-            router: router, ownsSession: true)
+        if let made = made.current, made.ownsSession { made.session.finishTasksAndInvalidate() }
     }
 
     /// The default session's configuration: ephemeral, no URL cache, no cookies, no stored credentials.
+    ///
+    /// Its timeouts are `timeout` rounded up to whole seconds (see `HTTPFetcher.makeRequest`).
     static func defaultSessionConfiguration(timeout: TimeInterval) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
@@ -91,95 +46,120 @@ final class SessionDriver: @unchecked Sendable {
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.urlCredentialStorage = nil
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
+        configuration.timeoutIntervalForRequest = timeout.rounded(.up)
+        configuration.timeoutIntervalForResource = timeout.rounded(.up)
         return configuration
     }
 
-    /// Runs `request`, streaming into `transfer`, and returns how it ended.
+    /// Runs `request` and returns how it ended.
     ///
-    /// Cancelling the calling task cancels the underlying URL task and returns promptly with
+    /// Cancelling the calling task cancels the URL task and returns promptly with
     /// ``TransferAbort/callerCancelled``.
-    func perform(_ request: URLRequest, transfer: Transfer) async -> TransferOutcome {
-        await withTaskCancellationHandler {
-            let made = current()
-            return await withCheckedContinuation { (continuation: CheckedContinuation<TransferOutcome, Never>) in
-                let task = made.session.dataTask(with: request)
-                let identifier = task.taskIdentifier
-                if let router = made.router {
-                    router.register(transfer, for: identifier)
-                } else {
-                    #if !canImport(FoundationNetworking)
-                        task.delegate = transfer
-                    #endif
-                }
-                let router = made.router
-                transfer.start(
-                    task, url: request.url ?? URL(fileURLWithPath: "/"), continuation: continuation,
-                    onFinish: { router?.unregister(identifier) })
-            }
-        } onCancel: {
-            transfer.abort(.callerCancelled)
+    func perform(_ request: URLRequest) async -> TransferOutcome {
+        guard let url = request.url else {
+            let failure = TransportFailure(
+                domain: NSURLErrorDomain, code: NSURLErrorBadURL, description: "the request has no URL")
+            return TransferOutcome(head: nil, body: Data(), failure: failure, abort: nil)
         }
+        let made = current()
+        let delegate = made.delegate ?? SessionDelegate()
+        let task = made.session.dataTask(with: request)
+        #if !canImport(FoundationNetworking)
+            if made.delegate == nil { task.delegate = delegate }
+        #endif
+        let (events, continuation) = AsyncStream.makeStream(of: TaskEvent.self)
+        delegate.register(continuation, for: task)
+        // The timeout covers the whole fetch, from connecting to the last byte (capped at about
+        // 31 years so its nanoseconds fit in a `UInt64`).
+        let nanoseconds = UInt64(min(configuration.timeout, 1_000_000_000) * 1_000_000_000)
+        let deadline = Task {
+            try await Task.sleep(nanoseconds: nanoseconds)
+            continuation.yield(.deadlinePassed)
+        }
+        // However the transfer ends, the task stops and its callbacks are dropped.
+        defer {
+            deadline.cancel()
+            continuation.finish()
+            delegate.unregister(task)
+            task.cancel()
+        }
+        task.resume()
+        return await Transfer(url: url, configuration: configuration).run(events)
+    }
+
+    /// The session, made on the first call.
+    private func current() -> Made {
+        made.withLock { made in
+            if let made { return made }
+            let fresh = Self.make(for: configuration)
+            made = fresh
+            return fresh
+        }
+    }
+
+    private static func make(for configuration: HTTPFetcher.Configuration) -> Made {
+        #if !canImport(FoundationNetworking)
+            if let injected = configuration.session { return Made(session: injected, delegate: nil, ownsSession: false) }
+        #endif
+        let sessionConfiguration =
+            configuration.session?.configuration ?? defaultSessionConfiguration(timeout: configuration.timeout)
+        let delegate = SessionDelegate()
+        let session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
+        return Made(session: session, delegate: delegate, ownsSession: true)
     }
 }
 
-/// Forwards session-level delegate callbacks to the ``Transfer`` registered for each task.
+/// Passes each task's delegate callbacks, as ``TaskEvent``s, to the stream its fetch reads.
 ///
-/// `@unchecked Sendable`: `transfers` is read and written only while holding `lock`.
-final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var transfers: [Int: Transfer] = [:]
+/// A task without a registered stream (its fetch has ended) is told to stop.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private let streams = Locked<[Int: AsyncStream<TaskEvent>.Continuation]>([:])
 
-    /// Routes callbacks for task `identifier` to `transfer`.
-    func register(_ transfer: Transfer, for identifier: Int) {
-        lock.lock()
-        transfers[identifier] = transfer
-        lock.unlock()
+    /// Sends the callbacks for `task` to `continuation` from now on.
+    func register(_ continuation: AsyncStream<TaskEvent>.Continuation, for task: URLSessionTask) {
+        streams.withLock { $0[task.taskIdentifier] = continuation }
     }
 
-    /// Stops routing callbacks for task `identifier`.
-    func unregister(_ identifier: Int) {
-        lock.lock()
-        transfers[identifier] = nil
-        lock.unlock()
+    /// Stops sending the callbacks for `task`.
+    func unregister(_ task: URLSessionTask) {
+        streams.withLock { $0[task.taskIdentifier] = nil }
     }
 
-    private func transfer(for task: URLSessionTask) -> Transfer? {
-        lock.lock()
-        defer { lock.unlock() }
-        return transfers[task.taskIdentifier]
+    /// Sends `event` to the stream of `task`; `false` when no fetch reads it any more.
+    private func send(_ event: TaskEvent, for task: URLSessionTask) -> Bool {
+        guard let continuation = streams.withLock({ $0[task.taskIdentifier] }) else { return false }
+        if case .terminated = continuation.yield(event) { return false }
+        return true
     }
 
+    /// Passes the response head on; the fetch decides whether to read the body.
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        guard let transfer = transfer(for: dataTask) else {
-            completionHandler(.cancel)
-            return
-        }
-        transfer.urlSession(session, dataTask: dataTask, didReceive: response, completionHandler: completionHandler)
+        let head = (response as? HTTPURLResponse).map(ResponseHead.init)
+        if !send(.response(head, decide: completionHandler), for: dataTask) { completionHandler(.cancel) }
     }
 
+    /// Passes body bytes on.
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        transfer(for: dataTask)?.urlSession(session, dataTask: dataTask, didReceive: data)
+        _ = send(.data(data), for: dataTask)
     }
 
+    /// Passes a redirect on; the fetch decides whether and how to follow it.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        guard let transfer = transfer(for: task) else {
-            completionHandler(nil)
-            return
-        }
-        transfer.urlSession(
-            session, task: task, willPerformHTTPRedirection: response, newRequest: request,
-            completionHandler: completionHandler)
+        if !send(.redirect(request, decide: completionHandler), for: task) { completionHandler(nil) }
     }
 
+    /// Passes the end of the task on, with its transport error if any.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        transfer(for: task)?.urlSession(session, task: task, didCompleteWithError: error)
+        let failure = error.map { error in
+            let ns = error as NSError
+            return TransportFailure(domain: ns.domain, code: ns.code, description: ns.localizedDescription)
+        }
+        _ = send(.completed(failure), for: task)
     }
 }

@@ -48,124 +48,90 @@ struct TransferOutcome: Sendable {
     var abort: TransferAbort?
 }
 
-/// What a transfer checks while bytes arrive.
-struct TransferRules: Sendable {
-    /// The body limit in bytes.
-    var maxBodySize: Int
-    /// The most redirects followed.
-    var maxRedirects: Int
-    /// Whether redirects to plain-HTTP non-loopback hosts are allowed.
-    var allowsInsecureHTTP: Bool
-    /// Accepted media type patterns.
-    var acceptedContentTypes: [String]
-    /// Whether a missing content type is accepted.
-    var acceptsMissingContentType: Bool
-    /// Lowercased secret header names, stripped on cross-origin redirects.
-    var secretHeaderNames: [String]
-    /// The whole-fetch deadline in seconds.
-    var timeout: TimeInterval
+/// What happens to a data task, in the order it happens.
+enum TaskEvent: Sendable {
+    /// The response head arrived (`nil` when the response is not HTTP); `decide` is told whether to read the body.
+    case response(ResponseHead?, decide: @Sendable (URLSession.ResponseDisposition) -> Void)
+    /// Body bytes arrived.
+    case data(Data)
+    /// The server redirects to `request`; `decide` is given the request to follow, or `nil` to stop.
+    case redirect(URLRequest, decide: @Sendable (URLRequest?) -> Void)
+    /// The task ended, with its transport error if any.
+    case completed(TransportFailure?)
+    /// ``HTTPFetcher/Configuration/timeout`` passed.
+    case deadlinePassed
 }
 
-/// One request in flight: receives the session's callbacks, streams the body against the limit,
-/// and resumes the waiting fetch exactly once.
-///
-/// `@unchecked Sendable`: every mutable property is read and written only while holding `lock`.
-final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let rules: TransferRules
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<TransferOutcome, Never>?
-    private var task: URLSessionDataTask?
-    private var resumed = false
-    private var finished = false
-    private var abortReason: TransferAbort?
-    private var head: ResponseHead?
-    private var body = Data()
-    private var redirects = 0
-    private var visited: Set<String> = []
-    private var deadline: DispatchWorkItem?
-    private var onFinish: (@Sendable () -> Void)?
+/// One request in flight: reads its task's events, checks the response head, redirects and body
+/// size against the configuration, and says how the transfer ended.
+struct Transfer {
+    /// The URL first requested: redirects are compared with its origin.
+    let url: URL
+    /// The fetcher's settings.
+    let configuration: HTTPFetcher.Configuration
 
-    /// Creates a transfer with these rules.
-    init(rules: TransferRules) {
-        self.rules = rules
-    }
-
-    /// Starts `task` and arranges for `continuation` to be resumed when it ends.
+    /// Reads `events` until the task completes or the transfer has to stop.
     ///
-    /// If the transfer was aborted before it started (the caller was cancelled), the task is not
-    /// started and the continuation resumes at once.
-    func start(
-        _ task: URLSessionDataTask, url: URL, continuation: CheckedContinuation<TransferOutcome, Never>,
-        onFinish: @escaping @Sendable () -> Void
-    ) {
-        let deadline = DispatchWorkItem { [weak self] in self?.abort(.deadline) }
-        lock.lock()
-        self.continuation = continuation
-        self.onFinish = onFinish
-        self.task = task
-        self.deadline = deadline
-        visited.insert(url.absoluteString)
-        let abortedEarly = abortReason != nil
-        lock.unlock()
-        if abortedEarly {
-            finish(failure: nil)
-            task.cancel()
-            return
+    /// The stream ends early only when the calling task is cancelled.
+    func run(_ events: AsyncStream<TaskEvent>) async -> TransferOutcome {
+        var head: ResponseHead?
+        var body = Data()
+        var visited: Set<String> = [url.absoluteString]
+        var redirects = 0
+        func stop(_ abort: TransferAbort) -> TransferOutcome {
+            TransferOutcome(head: head, body: body, failure: nil, abort: abort)
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + rules.timeout, execute: deadline)
-        task.resume()
-        lock.lock()
-        resumed = true
-        let cancelNow = abortReason != nil && !finished
-        lock.unlock()
-        if cancelNow { task.cancel() }
+
+        for await event in events {
+            switch event {
+            case .response(let received, let decide):
+                head = received
+                if let received, let abort = decision(for: received) {
+                    decide(.cancel)
+                    return stop(abort)
+                }
+                decide(.allow)
+            case .data(let chunk):
+                if body.count + chunk.count > configuration.maxBodySize {
+                    return stop(.bodyTooLarge(received: body.count + chunk.count))
+                }
+                body.append(chunk)
+            case .redirect(let request, let decide):
+                redirects += 1
+                // Without a target the redirect is not followed, and the 3xx is the answer.
+                guard let target = request.url else {
+                    decide(nil)
+                    continue
+                }
+                if let abort = refusal(ofRedirectTo: target, count: redirects, visited: &visited) {
+                    decide(nil)
+                    return stop(abort)
+                }
+                decide(EndpointPolicy.sameOrigin(url, target) ? request : withoutSecretHeaders(request))
+            case .completed(let failure):
+                return TransferOutcome(head: head, body: body, failure: failure, abort: nil)
+            case .deadlinePassed:
+                return stop(.deadline)
+            }
+        }
+        return stop(.callerCancelled)
     }
 
-    /// Stops the transfer for `reason`; the first reason wins. Safe from any thread, any time.
-    func abort(_ reason: TransferAbort) {
-        lock.lock()
-        guard !finished, abortReason == nil else {
-            lock.unlock()
-            return
-        }
-        abortReason = reason
-        let runningTask = resumed ? task : nil
-        lock.unlock()
-        runningTask?.cancel()
-    }
-
-    private func finish(failure: TransportFailure?) {
-        lock.lock()
-        guard !finished else {
-            lock.unlock()
-            return
-        }
-        finished = true
-        let outcome = TransferOutcome(head: head, body: body, failure: failure, abort: abortReason)
-        let continuation = self.continuation
-        let onFinish = self.onFinish
-        self.continuation = nil
-        self.onFinish = nil
-        body = Data()
-        deadline?.cancel()
-        lock.unlock()
-        onFinish?()
-        continuation?.resume(returning: outcome)
-    }
-
-    /// Decides at the response head whether to read the body.
+    /// Why the body of a response with this head is not read, or `nil` to read it.
     private func decision(for head: ResponseHead) -> TransferAbort? {
         switch head.status {
         case 304:
             return nil
         case 200..<300 where head.status != 206:
             if let mediaType = ResponseHeaderParsing.mediaType(head.contentType) {
-                let accepted = rules.acceptedContentTypes.contains { ResponseHeaderParsing.matches(mediaType, pattern: $0) }
+                let accepted = configuration.acceptedContentTypes.contains {
+                    ResponseHeaderParsing.matches(mediaType, pattern: $0)
+                }
                 if !accepted { return .contentType }
-            } else if !rules.acceptsMissingContentType {
+            } else if !configuration.acceptsMissingContentType {
                 return .contentType
             }
-            if let declared = head.verifiableLength, declared > rules.maxBodySize {
+            if let declared = head.verifiableLength, declared > configuration.maxBodySize {
                 return .declaredTooLarge(declared: declared)
             }
             return nil
@@ -174,91 +140,25 @@ final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         }
     }
 
-    // MARK: URLSessionDataDelegate
-
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-        guard let http = response as? HTTPURLResponse else {
-            completionHandler(.allow)
-            return
+    /// Why the `count`th redirect, to `target`, is not followed, or `nil` to follow it.
+    private func refusal(ofRedirectTo target: URL, count: Int, visited: inout Set<String>) -> TransferAbort? {
+        let firstVisit = visited.insert(target.absoluteString).inserted
+        if let reason = EndpointPolicy.refusal(
+            for: target, allowsInsecureHTTP: configuration.allowsInsecureHTTPForNonLoopbackHosts)
+        {
+            return .refusedRedirect(reason: reason)
         }
-        let received = ResponseHead(http)
-        lock.lock()
-        head = received
-        if abortReason == nil, let reason = decision(for: received) { abortReason = reason }
-        if abortReason == nil, let expected = received.verifiableLength, expected > 0 {
-            body.reserveCapacity(expected)
-        }
-        let stop = abortReason != nil
-        lock.unlock()
-        completionHandler(stop ? .cancel : .allow)
-        // swift-corelibs-foundation ends the task on `.cancel` but leaves the transfer running
-        // underneath (measured: a 128 MiB body was still sent in full); cancelling the task too
-        // closes the connection at once.
-        if stop { dataTask.cancel() }
+        if !firstVisit { return .redirectLoop(target: EndpointPolicy.displayString(for: target)) }
+        if count > configuration.maxRedirects { return .tooManyRedirects(limit: configuration.maxRedirects) }
+        return nil
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        guard abortReason == nil, !finished else {
-            lock.unlock()
-            return
+    /// `request` without its secret headers, for a redirect to another origin.
+    private func withoutSecretHeaders(_ request: URLRequest) -> URLRequest {
+        var stripped = request
+        for name in (request.allHTTPHeaderFields ?? [:]).keys where configuration.isSecret(headerName: name) {
+            stripped.setValue(nil, forHTTPHeaderField: name)
         }
-        if body.count + data.count > rules.maxBodySize {
-            abortReason = .bodyTooLarge(received: body.count + data.count)
-            body = Data()
-            lock.unlock()
-            dataTask.cancel()
-            return
-        }
-        body.append(data)
-        lock.unlock()
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        guard let target = request.url else {
-            completionHandler(nil)
-            return
-        }
-        var reason: TransferAbort?
-        lock.lock()
-        redirects += 1
-        if let refusal = EndpointPolicy.refusal(for: target, allowsInsecureHTTP: rules.allowsInsecureHTTP) {
-            reason = .refusedRedirect(reason: refusal)
-        } else if visited.contains(target.absoluteString) {
-            reason = .redirectLoop(target: EndpointPolicy.displayString(for: target))
-        } else if redirects > rules.maxRedirects {
-            reason = .tooManyRedirects(limit: rules.maxRedirects)
-        }
-        visited.insert(target.absoluteString)
-        if let reason, abortReason == nil { abortReason = reason }
-        let stop = abortReason != nil
-        lock.unlock()
-        if stop {
-            completionHandler(nil)
-            task.cancel()
-            return
-        }
-        var next = request
-        if let origin = task.originalRequest?.url, !EndpointPolicy.sameOrigin(origin, target) {
-            for name in next.allHTTPHeaderFields?.keys.map({ $0 }) ?? [] where rules.secretHeaderNames.contains(name.lowercased())
-            {
-                next.setValue(nil, forHTTPHeaderField: name)
-            }
-        }
-        completionHandler(next)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        finish(
-            failure: error.map { error in
-                let ns = error as NSError
-                return TransportFailure(domain: ns.domain, code: ns.code, description: ns.localizedDescription)
-            })
+        return stripped
     }
 }

@@ -9,38 +9,41 @@ import Testing
 @testable import HTTPAdapter
 
 /// The backend the fetcher contract drives: what an in-process server serves, how it fails, and a
-/// hold its handler waits at. `@unchecked Sendable`: every field is guarded by `lock`.
-final class ContractHTTPBackend: @unchecked Sendable {
-    private let lock = NSLock()
-    private var served = Data()
-    private var fault: FetcherContract.Fault?
-    private var holds: [FetchHold] = []
-    private var requests = 0
+/// hold its handler waits at.
+final class ContractHTTPBackend: Sendable {
+    private struct State {
+        var served = Data()
+        var fault: FetcherContract.Fault?
+        var holds: [FetchHold] = []
+        var requests = 0
+    }
+
+    private let state = Locked(State())
 
     /// Serves `bytes` from now on, with an ETag derived from them.
-    func serve(_ bytes: Data) { locked { served = bytes } }
+    func serve(_ bytes: Data) { state.withLock { $0.served = bytes } }
 
     /// Fails every request from now on (`.temporary`: 503; `.permanent`: 404), or stops failing.
-    func setFault(_ fault: FetcherContract.Fault?) { locked { self.fault = fault } }
+    func setFault(_ fault: FetcherContract.Fault?) { state.withLock { $0.fault = fault } }
 
     /// Makes the next request wait in the handler until the returned hold is released.
     func holdNext() -> FetchHold {
         let hold = FetchHold()
-        locked { holds.append(hold) }
+        state.withLock { $0.holds.append(hold) }
         return hold
     }
 
     /// How many requests reached the handler.
-    var requestCount: Int { locked { requests } }
+    var requestCount: Int { state.current.requests }
 
     /// Answers one request: waits at a hold if one is queued, then fails, answers 304, or serves the payload.
     func respond(to request: HTTPRequest) async -> HTTPResponse {
-        let hold = locked { () -> FetchHold? in
-            requests += 1
-            return holds.isEmpty ? nil : holds.removeFirst()
+        let hold = state.withLock { state -> FetchHold? in
+            state.requests += 1
+            return state.holds.isEmpty ? nil : state.holds.removeFirst()
         }
         if let hold { await hold.suspendUntilReleased() }
-        let (bytes, fault) = locked { (served, self.fault) }
+        let (bytes, fault) = state.withLock { ($0.served, $0.fault) }
         switch fault {
         case .temporary?: return Reply.make(503, ["Content-Type": "text/plain"], body: Data("maintenance".utf8))
         case .permanent?: return Reply.make(404, ["Content-Type": "text/plain"], body: Data("no such config".utf8))
@@ -49,12 +52,6 @@ final class ContractHTTPBackend: @unchecked Sendable {
         let etag = "\"\(ContentHash(of: bytes).value)\""
         if request.headers[HTTPHeader("If-None-Match")] == etag { return Reply.make(304, ["ETag": etag]) }
         return Reply.json(String(decoding: bytes, as: UTF8.self), ["ETag": etag])
-    }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
     }
 }
 

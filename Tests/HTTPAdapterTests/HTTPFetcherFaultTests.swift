@@ -3,14 +3,15 @@ import ConfigPorts
 import FlyingFox
 import Foundation
 import TestSupport
+import Testing
+
+@testable import HTTPAdapter
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Testing
-
-@testable import HTTPAdapter
 
 @Suite("HTTPFetcher fault matrix")
 struct HTTPFetcherFaultTests {

@@ -97,15 +97,14 @@ struct HTTPFetcherURLPolicyTests {
         #expect(error?.message.contains("s3cr3t") == false)
     }
 
-    @Test("secret header names are one lowercased list: the fixed four, then the others sorted, each once")
-    func secretHeaderNameList() {
+    @Test("secret header names are lowercased and include the fixed four")
+    func secretHeaderNames() {
         var configuration = HTTPFetcher.Configuration()
         configuration.secretHeaderNames = ["X-Session", "Authorization", "x-session", "X-Api-Token"]
-        let fixed = ["authorization", "proxy-authorization", "cookie", "x-api-key"]
-        #expect(configuration.secretHeaderNameList == fixed + ["x-api-token", "x-session"])
-        #expect(configuration.allSecretHeaderNames == Set(fixed + ["x-api-token", "x-session"]))
+        let fixed: Set = ["authorization", "proxy-authorization", "cookie", "x-api-key"]
+        #expect(configuration.allSecretHeaderNames == fixed.union(["x-api-token", "x-session"]))
         #expect(configuration.isSecret(headerName: "x-SESSION"))
-        #expect(HTTPFetcher.Configuration().secretHeaderNameList == fixed)
+        #expect(HTTPFetcher.Configuration().allSecretHeaderNames == fixed)
     }
 
     @Test("the defaults are the documented ones")
