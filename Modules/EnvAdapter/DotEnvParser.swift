@@ -1,175 +1,100 @@
 import Foundation
 
-/// Reads `.env` text into variables, reporting every line it skips. The grammar is documented on
-/// ``DotEnvOverrideSource``.
-struct DotEnvParser {
-    /// One variable the text sets: its value and the line that set it last.
-    struct Entry: Equatable {
-        var value: String
-        var line: Int
-    }
+/// Reads `.env` text into variables and the problems of the lines it skips (grammar: ``DotEnvOverrideSource``).
+enum DotEnvParser {
+    /// A problem found on a line.
+    typealias Problem = (line: Int, message: String)
 
-    /// A line the parser skipped or noticed, with its number.
-    struct Problem: Equatable {
-        var line: Int
-        var message: String
-    }
-
-    /// What a parse found.
-    struct Document {
-        /// Variables by name; for a name set twice, the last line wins.
-        var entries: [String: Entry] = [:]
-        /// Malformed lines and repeated names, in line order.
+    /// The variables set (for a name set twice, the last line wins) and the problems, in line order.
+    static func parse(_ text: String) -> (entries: [String: (value: String, line: Int)], problems: [Problem]) {
+        var text = text
+        if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        var entries: [String: (value: String, line: Int)] = [:]
         var problems: [Problem] = []
-    }
-
-    private enum LineResult {
-        case blank
-        case entry(name: String, value: String)
-        case malformed(String)
-    }
-
-    private static let space: Unicode.Scalar = " "
-    private static let tab: Unicode.Scalar = "\t"
-    private static let byteOrderMark: Unicode.Scalar = "\u{FEFF}"
-
-    /// Parses `text`: a UTF-8 byte-order mark is dropped; lines end with LF, CRLF or CR.
-    static func parse(_ text: String) -> Document {
-        var document = Document()
-        for (offset, line) in lines(of: text).enumerated() {
-            let number = offset + 1
-            switch parseLine(line) {
-            case .blank:
-                continue
-            case .malformed(let reason):
-                document.problems.append(Problem(line: number, message: "\(reason); line skipped"))
-            case .entry(let name, let value):
-                if let earlier = document.entries[name] {
-                    document.problems.append(
-                        Problem(line: number, message: "\(name) is set again; line \(number) wins over line \(earlier.line)"))
+        for (number, line) in zip(1..., lines) {
+            do throws(Malformed) {
+                guard let entry = try parseLine(line) else { continue }
+                if let earlier = entries[entry.name] {
+                    problems.append((number, "\(entry.name) is set again; line \(number) wins over line \(earlier.line)"))
                 }
-                document.entries[name] = Entry(value: value, line: number)
+                entries[entry.name] = (entry.value, number)
+            } catch {
+                problems.append((number, "\(error.reason); line skipped"))
             }
         }
-        return document
+        return (entries, problems)
     }
 
-    private static func lines(of text: String) -> [[Unicode.Scalar]] {
-        var scalars = Array(text.unicodeScalars)
-        if scalars.first == byteOrderMark { scalars.removeFirst() }
-        var lines: [[Unicode.Scalar]] = []
-        var current: [Unicode.Scalar] = []
-        var index = 0
-        while index < scalars.count {
-            let scalar = scalars[index]
-            index += 1
-            if scalar == "\n" || scalar == "\r" {
-                if scalar == "\r", index < scalars.count, scalars[index] == "\n" { index += 1 }
-                lines.append(current)
-                current = []
-            } else {
-                current.append(scalar)
-            }
-        }
-        lines.append(current)
-        return lines
+    private struct Malformed: Error {
+        var reason: String
     }
 
-    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == space || scalar == tab }
+    private static let blanks = CharacterSet(charactersIn: " \t")
 
-    private static func skipSpaces(_ line: [Unicode.Scalar], from start: Int) -> Int {
-        var index = start
-        while index < line.count, isSpace(line[index]) { index += 1 }
-        return index
-    }
+    private static func isBlank(_ character: Character) -> Bool { character == " " || character == "\t" }
 
-    private static func isValidName(_ name: [Unicode.Scalar]) -> Bool {
-        guard let first = name.first, first.isASCII, first.properties.isAlphabetic || first == "_" else { return false }
-        return name.allSatisfy { scalar in
-            scalar.isASCII
-                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_.-".unicodeScalars.contains(scalar))
+    /// The name and value a line sets, or `nil` for a blank or comment line. Reasons never echo the text.
+    private static func parseLine(_ line: Substring) throws(Malformed) -> (name: String, value: String)? {
+        var line = line.drop(while: isBlank)
+        guard let first = line.first, first != "#" else { return nil }
+        if line.hasPrefix("export"), let next = line.dropFirst(6).first, isBlank(next) {
+            line = line.dropFirst(6).drop(while: isBlank)
         }
-    }
-
-    private static func parseLine(_ line: [Unicode.Scalar]) -> LineResult {
-        var index = skipSpaces(line, from: 0)
-        guard index < line.count, line[index] != "#" else { return .blank }
-
-        let export = Array("export".unicodeScalars)
-        if line.count > index + export.count, Array(line[index..<index + export.count]) == export,
-            isSpace(line[index + export.count])
-        {
-            index = skipSpaces(line, from: index + export.count)
+        guard let equals = line.firstIndex(of: "=") else {
+            throw Malformed(reason: "expected NAME=VALUE but the line has no '='")
+        }
+        let name = line[..<equals].trimmingCharacters(in: blanks)
+        guard let initial = name.first else { throw Malformed(reason: "expected NAME=VALUE but nothing comes before '='") }
+        guard initial.isASCII, initial.isLetter || initial == "_",
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) })
+        else {
+            throw Malformed(
+                reason: "the text before '=' is not a variable name "
+                    + "(ASCII letters, digits, '_', '.' and '-', not starting with a digit)")
         }
 
-        guard let equals = line[index...].firstIndex(of: "=") else {
-            return .malformed("expected NAME=VALUE but the line has no '='")
-        }
-        var nameEnd = equals
-        while nameEnd > index, isSpace(line[nameEnd - 1]) { nameEnd -= 1 }
-        let nameScalars = Array(line[index..<nameEnd])
-        guard !nameScalars.isEmpty else { return .malformed("expected NAME=VALUE but nothing comes before '='") }
-        guard isValidName(nameScalars) else {
-            // The text is not echoed: a pasted secret is often what ends up here.
-            return .malformed(
-                "the text before '=' is not a variable name (ASCII letters, digits, '_', '.' and '-', not starting with a digit)")
-        }
-        let name = String(String.UnicodeScalarView(nameScalars))
-
-        let valueStart = skipSpaces(line, from: equals + 1)
-        guard valueStart < line.count else { return .entry(name: name, value: "") }
-        switch line[valueStart] {
+        let afterEquals = line[line.index(after: equals)...]
+        var rest = afterEquals.drop(while: isBlank)
+        switch rest.popFirst() {
+        case nil:
+            return (name, "")
         case "'":
-            guard let close = line[(valueStart + 1)...].firstIndex(of: "'") else {
-                return .malformed("the value of \(name) has no closing single quote")
+            guard let close = rest.firstIndex(of: "'") else {
+                throw Malformed(reason: "the value of \(name) has no closing single quote")
             }
-            guard onlyCommentFollows(line, from: close + 1) else {
-                return .malformed("the value of \(name) has text after its closing single quote")
+            guard onlyCommentFollows(rest[rest.index(after: close)...]) else {
+                throw Malformed(reason: "the value of \(name) has text after its closing single quote")
             }
-            return .entry(name: name, value: String(String.UnicodeScalarView(line[(valueStart + 1)..<close])))
+            return (name, String(rest[..<close]))
         case "\"":
-            var value = String.UnicodeScalarView()
-            var index = valueStart + 1
-            while index < line.count {
-                let scalar = line[index]
-                if scalar == "\"" {
-                    guard onlyCommentFollows(line, from: index + 1) else {
-                        return .malformed("the value of \(name) has text after its closing double quote")
+            var value = ""
+            while let character = rest.popFirst() {
+                switch character {
+                case "\"":
+                    guard onlyCommentFollows(rest) else {
+                        throw Malformed(reason: "the value of \(name) has text after its closing double quote")
                     }
-                    return .entry(name: name, value: String(value))
-                }
-                if scalar == "\\", index + 1 < line.count {
-                    let escaped = line[index + 1]
-                    switch escaped {
-                    case "n": value.append("\n")
-                    case "t": value.append("\t")
-                    case "\"": value.append("\"")
-                    case "\\": value.append("\\")
-                    default:
-                        value.append(scalar)
-                        value.append(escaped)
-                    }
-                    index += 2
-                } else {
-                    value.append(scalar)
-                    index += 1
+                    return (name, value)
+                case "\\" where !rest.isEmpty:
+                    let escaped = rest.removeFirst()
+                    let escapes: [Character: String] = ["n": "\n", "t": "\t", "\"": "\"", "\\": "\\"]
+                    value += escapes[escaped] ?? "\\\(escaped)"
+                default:
+                    value.append(character)
                 }
             }
-            return .malformed("the value of \(name) has no closing double quote")
+            throw Malformed(reason: "the value of \(name) has no closing double quote")
         default:
-            var end = line.count
-            for index in valueStart..<line.count where line[index] == "#" && isSpace(line[index - 1]) {
-                end = index
-                break
-            }
-            while end > valueStart, isSpace(line[end - 1]) { end -= 1 }
-            return .entry(name: name, value: String(String.UnicodeScalarView(line[valueStart..<end])))
+            // An unquoted value ends where a `#` after a space or tab starts a comment.
+            let comment = [" #", "\t#"].compactMap { afterEquals.range(of: $0)?.lowerBound }.min()
+            return (name, afterEquals[..<(comment ?? afterEquals.endIndex)].trimmingCharacters(in: blanks))
         }
     }
 
-    /// Whether only spaces, tabs and an optional `#` comment follow `start`.
-    private static func onlyCommentFollows(_ line: [Unicode.Scalar], from start: Int) -> Bool {
-        let index = skipSpaces(line, from: start)
-        return index == line.count || line[index] == "#"
+    /// Whether `text` holds only spaces, tabs and an optional `#` comment.
+    private static func onlyCommentFollows(_ text: Substring) -> Bool {
+        let rest = text.drop(while: isBlank)
+        return rest.isEmpty || rest.first == "#"
     }
 }

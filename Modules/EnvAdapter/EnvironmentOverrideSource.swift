@@ -8,22 +8,14 @@ import Foundation
 /// let source = EnvironmentOverrideSource(prefix: "MYAPP_")
 /// ```
 ///
-/// - The variable for a key is `prefix + mapping(key.name)` (see ``KeyMapping``); variable names
-///   and the prefix are case-sensitive.
-/// - Values are returned as text, exactly as set (an empty value is empty text); the client
-///   coerces them to each key's type, so a value that does not fit is rejected for that key
-///   alone, with the variable name as its origin.
-/// - A variable that starts with the prefix (in any letter case) but matches no registered key is
-///   a problem, with a "did you mean" hint when one registered variable is close. With an empty
-///   prefix, only variables close to a registered one are reported, since every variable would
-///   otherwise count.
-/// - Two registered keys that map to one variable name are a problem; that variable overrides
-///   neither (see ``VariableIndex``).
+/// - The variable for a key is `prefix + mapping(key.name)` (see ``KeyMapping``), case-sensitive.
+/// - Values are returned as text, exactly as set; the client coerces them to each key's type.
+/// - A variable that starts with the prefix (in any letter case) but overrides no key is a problem,
+///   with a "did you mean" hint when a registered name is close. With an empty prefix, only
+///   variables close to a registered name are reported.
+/// - Keys that map to one variable name are a problem; that variable overrides neither.
 /// - Problems name variables, never their values.
-///
-/// The environment is read from an injected dictionary (by default the process environment,
-/// captured when the source is created), so tests never change the real one.
-public struct EnvironmentOverrideSource: SynchronousOverrideSource {
+public struct EnvironmentOverrideSource: OverrideSource {
     /// `environment`.
     public let name = "environment"
     /// The prefix of every variable this source reads, for example `MYAPP_`.
@@ -44,27 +36,15 @@ public struct EnvironmentOverrideSource: SynchronousOverrideSource {
     }
 
     /// The values of the registered keys' variables, and the problems found.
-    public func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot {
-        overridesSynchronously(for: keys)
-    }
-
-    /// The same as ``overrides(for:)``, on the calling thread (what `buildSynchronously()` reads).
-    public func overridesSynchronously(for keys: [KeyDescriptor]) -> OverrideSnapshot {
+    public func overrides(for keys: [KeyDescriptor]) -> OverrideSnapshot {
         let index = VariableIndex(keys: keys, prefix: prefix, mapping: mapping)
         var values: [String: OverrideValue] = [:]
         var problems = index.problems
-        let upperPrefix = prefix.uppercased()
         for (variable, value) in environment.sorted(by: { $0.key < $1.key }) {
             switch index.lookup(variable) {
-            case .key(let key):
-                values[key.name] = OverrideValue(.text(value), origin: variable)
-            case .ambiguous:
-                continue  // Reported once, by the index.
-            case .unknown:
-                let hasPrefix = !prefix.isEmpty && variable.uppercased().hasPrefix(upperPrefix)
-                if let problem = UnknownNameReport.variable(variable, index: index, reportAll: hasPrefix) {
-                    problems.append(problem)
-                }
+            case .key(let key): values[key.name] = OverrideValue(.text(value), origin: variable)
+            case .ambiguous: continue  // Reported once, by the index.
+            case .unknown: if let problem = index.unknownVariableProblem(variable) { problems.append(problem) }
             }
         }
         return OverrideSnapshot(values: values, problems: problems)

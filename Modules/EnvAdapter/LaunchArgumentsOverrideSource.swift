@@ -4,30 +4,15 @@ import Foundation
 
 /// Overrides from launch arguments, such as an Xcode scheme's `-rc.new_checkout true`.
 ///
-/// With the default prefix `rc`, these forms are read (the first element of the arguments,
-/// the executable's path, is skipped):
-///
-/// | form                      | example                         |
-/// |---------------------------|---------------------------------|
-/// | `-rc.<key> <value>`       | `-rc.new_checkout true`         |
-/// | `-rc.<key>=<value>`       | `-rc.new_checkout=true`         |
-/// | `--rc-<key>=<value>`      | `--rc-new-checkout=true`        |
-/// | `--rc-<key> <value>`      | `--rc-new-checkout true`        |
-///
-/// - The key ends at the first `=`, which starts the value (`--rc-name=` gives empty text).
-///   Without `=`, the next argument is the value, whatever it looks like (`-rc.offset -5` works),
-///   unless it is itself one of these flags or `--`: then the value is missing, which is a problem.
-/// - The key is matched first exactly against the registered names, then through the
-///   ``KeyMapping``: `--rc-new-checkout`, `-rc.newCheckout` and `-rc.NEW_CHECKOUT` all find
-///   `new_checkout`. A name that matches several registered keys only after mapping is a problem;
-///   write the exact key name.
-/// - An unknown key is a problem, with a "did you mean" hint when one registered key is close.
-///   A key given twice is a problem; the last one wins.
-/// - Arguments without the prefix (Xcode's `-NSDoubleLocalizedStrings YES`, your own flags) are
-///   ignored, and so is everything after a lone `--`.
-/// - Values are returned as text; the origin is the flag as written, without `=value`
-///   (`-rc.new_checkout`, `--rc-new-checkout`). Problems never contain values.
-public struct LaunchArgumentsOverrideSource: SynchronousOverrideSource {
+/// With the default prefix `rc`, it reads `-rc.<key> <value>`, `-rc.<key>=<value>`,
+/// `--rc-<key> <value>` and `--rc-<key>=<value>`, skipping the first argument (the executable).
+/// - Without `=`, the next argument is the value (`-rc.offset -5` works) unless it is a flag or `--`.
+/// - The key is matched exactly, then through the ``KeyMapping`` (`--rc-new-checkout` finds
+///   `new_checkout`); several keys matched only after mapping, an unknown key (with a "did you
+///   mean" hint) and a key given twice (the last wins) are problems.
+/// - Other arguments, and everything after a lone `--`, are ignored.
+/// - Values are text; the origin is the flag as written, without `=value`. Problems never contain values.
+public struct LaunchArgumentsOverrideSource: OverrideSource {
     /// `launch arguments`.
     public let name = "launch arguments"
     /// The arguments, the executable's path first.
@@ -47,12 +32,7 @@ public struct LaunchArgumentsOverrideSource: SynchronousOverrideSource {
     }
 
     /// The values the arguments give the registered keys, and the problems found.
-    public func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot {
-        overridesSynchronously(for: keys)
-    }
-
-    /// The same as ``overrides(for:)``, on the calling thread (what `buildSynchronously()` reads).
-    public func overridesSynchronously(for keys: [KeyDescriptor]) -> OverrideSnapshot {
+    public func overrides(for keys: [KeyDescriptor]) -> OverrideSnapshot {
         let registered = Dictionary(keys.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let index = VariableIndex(keys: keys, prefix: "", mapping: mapping)
         let singleDash = "-\(prefix)."
@@ -112,12 +92,10 @@ public struct LaunchArgumentsOverrideSource: SynchronousOverrideSource {
                     problems.append("\(flag) matches keys \(quoted) after mapping; write the exact key name")
                     continue
                 case .unknown:
-                    var problem = "\(flag) names no registered key"
-                    if let suggestion = index.suggestion(for: mapping(String(keyText))) {
-                        problem += UnknownNameReport.hintText(
-                            wrote: flag, meant: flagPrefix + suggestion.key.name, key: suggestion.key.name)
+                    let hint = index.suggestion(for: mapping(String(keyText))).map {
+                        VariableIndex.hint(wrote: flag, meant: flagPrefix + $0.key.name, key: $0.key.name)
                     }
-                    problems.append(problem)
+                    problems.append("\(flag) names no registered key" + (hint ?? ""))
                     continue
                 }
             }

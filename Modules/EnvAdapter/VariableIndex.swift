@@ -1,34 +1,22 @@
 import ConfigDomain
-import Foundation
 
-/// A ``KeyMapping`` reversed against the keys an app registered: variable name → exactly one key.
+/// Maps variable names back to the registered keys they override, and reports keys that share a name.
 ///
 /// ```swift
 /// let index = VariableIndex(keys: [newCheckout.descriptor], prefix: "MYAPP_")
 /// index.variable(forKey: "new_checkout")     // "MYAPP_NEW_CHECKOUT"
 /// index.lookup("MYAPP_NEW_CHECKOUT")         // .key(descriptor of new_checkout)
 /// ```
-///
-/// When two registered keys map to the same variable name, that name is a ``Collision``: it
-/// overrides neither key, and ``problems`` says so. A key whose mapped name is empty cannot be
-/// overridden and is reported too.
 public struct VariableIndex: Sendable {
     /// The prefix every variable name starts with, for example `MYAPP_`.
     public let prefix: String
     /// The mapping from key names to variable names (without the prefix).
     public let mapping: KeyMapping
-    /// Registered key names that map to the same variable name.
+    /// Variable names that two or more registered keys map to; they override none of them.
     public let collisions: [Collision]
-    /// Configuration problems: collisions and keys that map to an empty name, as sentences.
+    /// Collisions and keys that map to an empty name, as sentences.
     public let problems: [String]
-
     private let keysByVariable: [String: KeyDescriptor]
-    private let variablesByKey: [String: String]
-    private let collidingVariables: [String: [String]]
-    /// Each unique variable name, sorted, and the same names case-folded for suggestions.
-    private let candidateVariables: [String]
-    private let foldedCandidates: [[UInt32]]
-    private let foldedPrefix: [UInt32]
 
     /// Two or more registered keys whose names map to one variable name.
     public struct Collision: Sendable, Hashable {
@@ -54,56 +42,40 @@ public struct VariableIndex: Sendable {
         case unknown
     }
 
-    /// Indexes `keys` by their variable names. A key listed twice under one name counts once.
+    /// Indexes `keys` by their variable names; a key listed twice counts once.
     public init(keys: [KeyDescriptor], prefix: String = "", mapping: KeyMapping = .standard) {
         self.prefix = prefix
         self.mapping = mapping
-        var seen = Set<String>()
-        var grouped: [String: [KeyDescriptor]] = [:]
         var problems: [String] = []
+        var keysByName: [String: [KeyDescriptor]] = [:]
+        var seen = Set<String>()
         for key in keys where seen.insert(key.name).inserted {
             let mapped = mapping(key.name)
-            guard !mapped.isEmpty else {
+            if mapped.isEmpty {
                 problems.append(
                     "key \"\(key.name)\" maps to an empty variable name, so it cannot be overridden by name; "
                         + "rename the key or supply a KeyMapping.custom")
-                continue
-            }
-            grouped[prefix + mapped, default: []].append(key)
-        }
-        var unique: [String: KeyDescriptor] = [:]
-        var byKey: [String: String] = [:]
-        var colliding: [String: [String]] = [:]
-        var collisions: [Collision] = []
-        for (variable, group) in grouped.sorted(by: { $0.key < $1.key }) {
-            if group.count == 1, let only = group.first {
-                unique[variable] = only
-                byKey[only.name] = variable
             } else {
-                let names = group.map(\.name).sorted()
-                colliding[variable] = names
-                collisions.append(Collision(variable: variable, keys: names))
-                let quoted = names.map { "\"\($0)\"" }.joined(separator: ", ")
-                let verb = names.count == 2 ? "both map" : "all map"
-                problems.append(
-                    "keys \(quoted) \(verb) to \(variable), so it overrides none of them; "
-                        + "rename a key or supply a KeyMapping.custom")
+                keysByName[prefix + mapped, default: []].append(key)
             }
         }
-        self.keysByVariable = unique
-        self.variablesByKey = byKey
-        self.collidingVariables = colliding
+        var collisions: [Collision] = []
+        for (variable, group) in keysByName.sorted(by: { $0.key < $1.key }) where group.count > 1 {
+            let names = group.map(\.name).sorted()
+            collisions.append(Collision(variable: variable, keys: names))
+            problems.append(
+                "keys \(names.map { "\"\($0)\"" }.joined(separator: ", ")) \(names.count == 2 ? "both" : "all") map to "
+                    + "\(variable), so it overrides none of them; rename a key or supply a KeyMapping.custom")
+        }
+        self.keysByVariable = keysByName.compactMapValues { $0.count == 1 ? $0[0] : nil }
         self.collisions = collisions
         self.problems = problems
-        self.candidateVariables = unique.keys.sorted()
-        self.foldedCandidates = candidateVariables.map(EditDistance.folded)
-        self.foldedPrefix = EditDistance.folded(prefix)
     }
 
     /// What `variable` (prefix included) means: one key, several keys, or none.
     public func lookup(_ variable: String) -> Match {
         if let key = keysByVariable[variable] { return .key(key) }
-        if let names = collidingVariables[variable] { return .ambiguous(names) }
+        if let collision = collisions.first(where: { $0.variable == variable }) { return .ambiguous(collision.keys) }
         return .unknown
     }
 
@@ -112,10 +84,9 @@ public struct VariableIndex: Sendable {
         keysByVariable[variable]
     }
 
-    /// The variable name (prefix included) that overrides `keyName`, or `nil` when the key is not
-    /// registered, collides with another key or maps to an empty name.
+    /// The variable name (prefix included) that overrides exactly the key `keyName`, if there is one.
     public func variable(forKey keyName: String) -> String? {
-        variablesByKey[keyName]
+        keysByVariable.first { $0.value.name == keyName }?.key
     }
 
     /// Every variable name that overrides exactly one registered key, with that key, sorted by name.
@@ -123,42 +94,63 @@ public struct VariableIndex: Sendable {
         keysByVariable.sorted { $0.key < $1.key }.map { (variable: $0.key, key: $0.value) }
     }
 
-    /// The registered variable name closest to `variable`, when exactly one is close.
+    /// The one registered variable name closest to `variable`, ignoring letter case, if it is close enough.
     ///
-    /// Close means: the same letters ignoring case, or an edit distance (insertions, deletions,
-    /// substitutions, ignoring case) of at most a quarter of the registered name's length, at
-    /// least 1 and at most 3. When two names are equally close there is no suggestion. With a
-    /// prefix, a name must also start with something within one edit of the prefix, so unrelated
-    /// variables (`PATH`, `HOME`) cost one short comparison each.
+    /// Close enough means at most a quarter of the registered name's length in edits (at least 1,
+    /// at most 3), with the start of `variable` within one edit of the prefix. A tie gives `nil`.
     public func suggestion(for variable: String) -> (variable: String, key: KeyDescriptor)? {
-        let target = EditDistance.folded(variable)
-        var calculator = EditDistance()
-        if !foldedPrefix.isEmpty, !startsLikePrefix(target, calculator: &calculator) { return nil }
-        var best: [Int] = []
-        var bestDistance = Int.max
-        for index in foldedCandidates.indices {
-            let length = foldedCandidates[index].count
-            let limit = min(3, max(1, length / 4), bestDistance)
-            guard abs(length - target.count) <= limit,
-                let distance = calculator.between(target, foldedCandidates[index], limit: limit)
-            else { continue }
-            if distance < bestDistance {
-                bestDistance = distance
-                best = [index]
-            } else {
-                best.append(index)
-            }
+        let target = Self.folded(variable)
+        let prefix = Self.folded(self.prefix)
+        let startsLikePrefix = (max(0, prefix.count - 1)...(prefix.count + 1)).contains {
+            Self.editDistance(Array(target.prefix($0)), prefix) <= 1
         }
-        guard best.count == 1, let only = best.first, let key = keysByVariable[candidateVariables[only]] else { return nil }
-        return (candidateVariables[only], key)
+        guard startsLikePrefix else { return nil }
+        var closest: [(variable: String, key: KeyDescriptor)] = []
+        var closestDistance = Int.max
+        for (candidate, key) in entries {
+            let name = Self.folded(candidate)
+            let limit = min(3, max(1, name.count / 4), closestDistance)
+            guard abs(name.count - target.count) <= limit else { continue }
+            let distance = Self.editDistance(target, name)
+            guard distance <= limit else { continue }
+            if distance < closestDistance { closest = [] }
+            closestDistance = distance
+            closest.append((candidate, key))
+        }
+        return closest.count == 1 ? closest[0] : nil
     }
 
-    /// Whether `folded` begins with the prefix, or with text one edit away from it.
-    private func startsLikePrefix(_ folded: [UInt32], calculator: inout EditDistance) -> Bool {
-        if folded.starts(with: foldedPrefix) { return true }
-        let shortest = max(0, foldedPrefix.count - 1)
-        let longest = min(folded.count, foldedPrefix.count + 1)
-        guard shortest <= longest else { return false }
-        return (shortest...longest).contains { calculator.between(Array(folded[0..<$0]), foldedPrefix, limit: 1) != nil }
+    /// The problem to report for a variable that overrides no key, or `nil` when it is not worth reporting.
+    ///
+    /// A variable that starts with a non-empty prefix (in any letter case) is always reported;
+    /// any other only when a registered name is close to it.
+    func unknownVariableProblem(_ variable: String) -> String? {
+        let hint = suggestion(for: variable).map { Self.hint(wrote: variable, meant: $0.variable, key: $0.key.name) }
+        let hasPrefix = !prefix.isEmpty && variable.uppercased().hasPrefix(prefix.uppercased())
+        guard hasPrefix || hint != nil else { return nil }
+        return "\(variable) is set but overrides no registered key" + (hint ?? "")
+    }
+
+    /// `; did you mean X (key "x")?`, noting when only the letter case differs.
+    static func hint(wrote: String, meant: String, key: String) -> String {
+        let caseNote = wrote.uppercased() == meant.uppercased() ? " Names are case-sensitive." : ""
+        return "; did you mean \(meant) (key \"\(key)\")?" + caseNote
+    }
+
+    private static func folded(_ name: String) -> [Unicode.Scalar] {
+        Array(name.uppercased().unicodeScalars)
+    }
+
+    /// The Levenshtein distance: how many insertions, deletions and substitutions turn `a` into `b`.
+    private static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j] + (x == y ? 0 : 1), previous[j + 1] + 1, current[j] + 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 }

@@ -4,16 +4,8 @@ import Foundation
 
 /// A snapshot cache in a dictionary, with fault injection and counters; hand one instance to two clients built one after the other to simulate a relaunch.
 ///
-/// Fault injection:
-/// - ``failLoads(with:)``: every load answers ``CacheLoadResult/unreadable(_:)`` with that error.
-/// - ``failWrites(with:)``: `store`, `renew`, `promotePending` and `clear` throw that error and change nothing.
-/// - ``corrupt(_:slot:)``: loads of that entry answer `unreadable(CacheError(.corrupt(.badChecksum), …))`
-///   until a `store` (or `clear`) replaces it.
-///
-/// Every call is logged in ``operations`` as `load <name>/<slot>`, `store <name>/<slot>`,
-/// `renew <name>`, `promote <name>` or `clear <name>`, whatever its outcome; the synchronous
-/// calls as `load <name>/<slot> synchronously` and `promote <name> synchronously`.
-public final class InMemoryCache: SynchronousSnapshotCache {
+/// Every call is logged in ``operations``, whatever its outcome.
+public final class InMemoryCache: SnapshotCache {
     private struct Key: Hashable {
         let name: String
         let slot: CacheSlot
@@ -34,12 +26,10 @@ public final class InMemoryCache: SynchronousSnapshotCache {
         var operations: [String] = []
     }
 
-    private let state = LockedState(State())
+    private let state = Locked(State())
 
     /// Creates an empty cache.
     public init() {}
-
-    // MARK: Fault injection
 
     /// Makes every load answer `.unreadable(error)`; `nil` stops it.
     public func failLoads(with error: CacheError?) { state.withLock { $0.loadFailure = error } }
@@ -51,8 +41,6 @@ public final class InMemoryCache: SynchronousSnapshotCache {
     public func corrupt(_ name: String, slot: CacheSlot = .active) {
         state.withLock { $0.entries[Key(name: name, slot: slot)] = .corrupted }
     }
-
-    // MARK: Inspection
 
     /// The snapshot stored under `name`/`slot`, without logging an operation (`nil` when absent or corrupted).
     public func snapshot(_ name: String, slot: CacheSlot = .active) -> CachedSnapshot? {
@@ -73,41 +61,24 @@ public final class InMemoryCache: SynchronousSnapshotCache {
     /// Every call, in order, as `load <name>/<slot>`, `store <name>/<slot>`, `renew <name>`, `promote <name>`, `clear <name>`.
     public var operations: [String] { state.withLock { $0.operations } }
 
-    // MARK: SnapshotCache
-
     /// The stored snapshot, `.miss`, or `.unreadable` when loads fail or the entry is corrupted.
-    public func load(_ name: String, slot: CacheSlot) async -> CacheLoadResult {
-        load(name, slot: slot, logged: "load \(name)/\(slot.rawValue)")
-    }
-
-    /// ``load(_:slot:)`` on the calling thread.
-    public func loadSynchronously(_ name: String, slot: CacheSlot) -> CacheLoadResult {
-        load(name, slot: slot, logged: "load \(name)/\(slot.rawValue) synchronously")
-    }
-
-    private func load(_ name: String, slot: CacheSlot, logged operation: String) -> CacheLoadResult {
+    public func load(_ name: String, slot: CacheSlot) -> CacheLoadResult {
         state.withLock { state in
-            state.operations.append(operation)
+            state.operations.append("load \(name)/\(slot.rawValue)")
             if let failure = state.loadFailure { return .unreadable(failure) }
             switch state.entries[Key(name: name, slot: slot)] {
             case nil: return .miss
             case .stored(let snapshot): return .hit(snapshot)
             case .corrupted:
-                return .unreadable(
-                    CacheError(
-                        .corrupt(.badChecksum),
-                        message:
-                            "the \(slot.rawValue) snapshot of \(name) was corrupted by InMemoryCache.corrupt; store a new one"
-                    ))
+                let message = "the \(slot.rawValue) snapshot of \(name) was corrupted by InMemoryCache.corrupt; store a new one"
+                return .unreadable(CacheError(.corrupt(.badChecksum), message: message))
             }
         }
     }
 
     /// Replaces the entry `name`/`slot` with `snapshot`.
     public func store(_ snapshot: CachedSnapshot, as name: String, slot: CacheSlot) async throws(CacheError) {
-        try state.withLock { state throws(CacheError) in
-            state.operations.append("store \(name)/\(slot.rawValue)")
-            if let failure = state.writeFailure { throw failure }
+        try write("store \(name)/\(slot.rawValue)") { state in
             state.entries[Key(name: name, slot: slot)] = .stored(snapshot)
             state.storeCount += 1
             state.payloadBytesWritten += snapshot.payload.count
@@ -116,16 +87,13 @@ public final class InMemoryCache: SynchronousSnapshotCache {
 
     /// Replaces the metadata of the active snapshot of `name`; throws `.notFound` when there is none, the corruption when it is damaged.
     public func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError) {
-        try state.withLock { state throws(CacheError) in
-            state.operations.append("renew \(name)")
-            if let failure = state.writeFailure { throw failure }
+        try write("renew \(name)") { state throws(CacheError) in
             let key = Key(name: name, slot: .active)
             switch state.entries[key] {
             case nil:
                 throw CacheError(.notFound, message: "no active snapshot of \(name) to renew; store one first")
             case .corrupted:
-                throw CacheError(
-                    .corrupt(.badChecksum), message: "the active snapshot of \(name) is corrupted; store a new one")
+                throw CacheError(.corrupt(.badChecksum), message: "the active snapshot of \(name) is corrupted; store a new one")
             case .stored(var snapshot):
                 snapshot.metadata = metadata
                 state.entries[key] = .stored(snapshot)
@@ -135,19 +103,8 @@ public final class InMemoryCache: SynchronousSnapshotCache {
     }
 
     /// Moves the pending entry of `name` (as it is, even corrupted) to the active slot; `false` when there was none.
-    public func promotePending(_ name: String) async throws(CacheError) -> Bool {
-        try promotePending(name, logged: "promote \(name)")
-    }
-
-    /// ``promotePending(_:)`` on the calling thread.
-    public func promotePendingSynchronously(_ name: String) throws(CacheError) -> Bool {
-        try promotePending(name, logged: "promote \(name) synchronously")
-    }
-
-    private func promotePending(_ name: String, logged operation: String) throws(CacheError) -> Bool {
-        try state.withLock { state throws(CacheError) in
-            state.operations.append(operation)
-            if let failure = state.writeFailure { throw failure }
+    public func promotePending(_ name: String) throws(CacheError) -> Bool {
+        try write("promote \(name)") { state in
             guard let pending = state.entries.removeValue(forKey: Key(name: name, slot: .pending)) else { return false }
             state.entries[Key(name: name, slot: .active)] = pending
             return true
@@ -156,10 +113,17 @@ public final class InMemoryCache: SynchronousSnapshotCache {
 
     /// Removes both slots of `name`, corrupted or not.
     public func clear(_ name: String) async throws(CacheError) {
-        try state.withLock { state throws(CacheError) in
-            state.operations.append("clear \(name)")
-            if let failure = state.writeFailure { throw failure }
+        try write("clear \(name)") { state in
             for slot in CacheSlot.allCases { state.entries[Key(name: name, slot: slot)] = nil }
+        }
+    }
+
+    /// Logs `operation`, then throws the injected write failure or applies `change`.
+    private func write<T>(_ operation: String, _ change: (inout State) throws(CacheError) -> T) throws(CacheError) -> T {
+        try state.withLock { state throws(CacheError) in
+            state.operations.append(operation)
+            if let failure = state.writeFailure { throw failure }
+            return try change(&state)
         }
     }
 }

@@ -4,17 +4,10 @@ import Foundation
 
 /// A fetcher that serves a payload held in memory, answers conditional requests, fails on demand and records every request.
 ///
-/// Its ETag is strong and derived from the payload's ``ContentHash`` (`"fnv1a-<hex>-<length>"`),
-/// so serving the same bytes again keeps the ETag and serving new bytes changes it. A request whose
-/// `validators.etag` matches the current ETag (also in its weak `W/` form) gets
-/// ``FetchResult/notModified(_:)``; any other request gets ``FetchResult/modified(_:)``.
-/// `lastModified` is neither sent nor honoured.
-///
-/// Holds: ``holdNext()`` makes the next fetch wait, before answering, until the test releases it.
-///
-/// Failures: errors queued with ``failNext(_:times:)`` are thrown first, one per fetch; then, while
-/// set, the error given to ``failAll(with:)``. A fetch whose task is cancelled throws
-/// ``FetchError/cancelled`` before anything else (its request is still recorded).
+/// Its strong ETag is derived from the payload's ``ContentHash`` (`"fnv1a-<hex>-<length>"`); a request
+/// carrying it (also as `W/…`) gets ``FetchResult/notModified(_:)``, any other the payload. A fetch
+/// throws, in order: ``FetchError/cancelled`` if its task is cancelled, then the errors queued with
+/// ``failNext(_:times:)``, then the one set with ``failAll(with:)``. Every request is recorded.
 public final class InMemoryFetcher: ConfigFetcher {
     private struct State {
         var payload: Data
@@ -27,12 +20,11 @@ public final class InMemoryFetcher: ConfigFetcher {
         var holds: [FetchHold] = []
     }
 
-    private let state: LockedState<State>
+    private let state: Locked<State>
 
     /// Serves `payload` as if it came from `source`.
     public init(payload: Data, source: String = "memory://config", contentType: String? = "application/json") {
-        state = LockedState(
-            State(payload: payload, etag: Self.etag(for: payload), source: source, contentType: contentType))
+        state = Locked(State(payload: payload, etag: Self.etag(for: payload), source: source, contentType: contentType))
     }
 
     /// Serves the UTF-8 bytes of `json` as if they came from `source`.
@@ -53,19 +45,13 @@ public final class InMemoryFetcher: ConfigFetcher {
 
     /// Makes the next `times` fetches throw `error` (queued after any failures already queued).
     public func failNext(_ error: FetchError, times: Int = 1) {
-        guard times > 0 else { return }
-        state.withLock { $0.queuedFailures += Array(repeating: error, count: times) }
+        state.withLock { $0.queuedFailures += Array(repeating: error, count: max(0, times)) }
     }
 
     /// Makes every fetch throw `error` (after queued ``failNext(_:times:)`` failures); `nil` stops it.
-    public func failAll(with error: FetchError?) {
-        state.withLock { $0.permanentFailure = error }
-    }
+    public func failAll(with error: FetchError?) { state.withLock { $0.permanentFailure = error } }
 
-    /// Makes the next fetch without a hold wait at the returned hold; it answers from the state current at release.
-    ///
-    /// Each call holds one more fetch, in order. A fetch cancelled while held throws
-    /// ``FetchError/cancelled`` promptly.
+    /// Makes the next fetch not yet held wait at the returned hold; it answers from the state current at release.
     public func holdNext() -> FetchHold {
         let hold = FetchHold()
         state.withLock { $0.holds.append(hold) }
@@ -91,19 +77,17 @@ public final class InMemoryFetcher: ConfigFetcher {
             if Task.isCancelled { throw .cancelled }
             return state.holds.isEmpty ? nil : state.holds.removeFirst()
         }
-        if let hold { try await hold.pass() }
+        try await hold?.pass()
         let outcome = state.withLock { state -> Result<FetchResult, FetchError> in
             if !state.queuedFailures.isEmpty { return .failure(state.queuedFailures.removeFirst()) }
             if let failure = state.permanentFailure { return .failure(failure) }
             let validators = Validators(etag: state.etag)
-            if let held = request.validators.etag, Self.strip(held) == state.etag {
+            if let held = request.validators.etag, held == state.etag || held == "W/" + state.etag {
                 return .success(.notModified(validators))
             }
-            return .success(
-                .modified(
-                    FetchedPayload(
-                        bytes: state.payload, validators: validators, contentType: state.contentType,
-                        source: state.source)))
+            let payload = FetchedPayload(
+                bytes: state.payload, validators: validators, contentType: state.contentType, source: state.source)
+            return .success(.modified(payload))
         }
         return try outcome.get()
     }
@@ -113,10 +97,5 @@ public final class InMemoryFetcher: ConfigFetcher {
         let hash = ContentHash(of: payload)
         let hex = String(hash.value, radix: 16)
         return "\"fnv1a-" + String(repeating: "0", count: 16 - hex.count) + hex + "-\(hash.byteCount)\""
-    }
-
-    /// The ETag without a weak `W/` prefix.
-    private static func strip(_ etag: String) -> String {
-        etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag
     }
 }

@@ -10,17 +10,12 @@ import Foundation
 /// let event = await observer.waitFor { if case .refreshed = $0 { true } else { false } }
 /// ```
 public final class RecordingObserver: ConfigObserver {
-    private struct Waiter {
-        let predicate: @Sendable (ConfigEvent) -> Bool
-        let continuation: CheckedContinuation<ConfigEvent, Never>
-    }
-
     private struct State {
         var events: [ConfigEvent] = []
-        var waiters: [Waiter] = []
+        var waiters: [(predicate: @Sendable (ConfigEvent) -> Bool, continuation: CheckedContinuation<ConfigEvent, Never>)] = []
     }
 
-    private let state = LockedState(State())
+    private let state = Locked(State())
 
     /// Creates an observer with no events.
     public init() {}
@@ -42,15 +37,12 @@ public final class RecordingObserver: ConfigObserver {
         for continuation in matched { continuation.resume(returning: event) }
     }
 
-    /// The first recorded event matching `predicate`, or else the next one to arrive.
-    ///
-    /// It waits without polling, for as long as it takes: it does not return on cancellation,
-    /// so only await events the code under test is sure to send.
+    /// The first recorded event matching `predicate`, or else the next one to arrive; it does not return on cancellation.
     public func waitFor(_ predicate: @escaping @Sendable (ConfigEvent) -> Bool) async -> ConfigEvent {
         await withCheckedContinuation { (continuation: CheckedContinuation<ConfigEvent, Never>) in
             let found = state.withLock { state -> ConfigEvent? in
                 if let event = state.events.first(where: predicate) { return event }
-                state.waiters.append(Waiter(predicate: predicate, continuation: continuation))
+                state.waiters.append((predicate, continuation))
                 return nil
             }
             if let found { continuation.resume(returning: found) }

@@ -10,7 +10,7 @@ struct DotEnvOverrideSourceTests {
     private let keys = ["a", "b", "c", "d", "new_checkout", "greeting"].map(stringKey)
 
     private func parse(_ contents: String, prefix: String = "") -> OverrideSnapshot {
-        DotEnvOverrideSource(contents: contents, prefix: prefix).overridesSynchronously(for: keys)
+        DotEnvOverrideSource(contents: contents, prefix: prefix).overrides(for: keys)
     }
 
     @Test(
@@ -95,7 +95,7 @@ struct DotEnvOverrideSourceTests {
         defer { directory.remove() }
         let url = directory.url.appendingPathComponent(".env")
         try Data([0xEF, 0xBB, 0xBF] + Array("A=1\r\n".utf8)).write(to: url)
-        let snapshot = DotEnvOverrideSource(fileURL: url).overridesSynchronously(for: keys)
+        let snapshot = DotEnvOverrideSource(fileURL: url).overrides(for: keys)
         #expect(text(of: "a", in: snapshot) == "1")
         #expect(snapshot.problems.isEmpty)
     }
@@ -149,7 +149,7 @@ struct DotEnvOverrideSourceTests {
 
     @Test("the origin names the text and the line")
     func customOrigin() {
-        let snapshot = DotEnvOverrideSource(contents: "\nA=1", origin: "ci.env").overridesSynchronously(for: keys)
+        let snapshot = DotEnvOverrideSource(contents: "\nA=1", origin: "ci.env").overrides(for: keys)
         #expect(snapshot.values["a"]?.origin == "ci.env:2")
         #expect(DotEnvOverrideSource(contents: "").name == ".env file")
     }
@@ -185,7 +185,7 @@ struct DotEnvOverrideSourceTests {
     @Test("two registered keys that map to one name are reported, and the name overrides neither")
     func collision() {
         let snapshot = DotEnvOverrideSource(contents: "NEW_CHECKOUT=true")
-            .overridesSynchronously(for: [stringKey("new_checkout"), stringKey("newCheckout")])
+            .overrides(for: [stringKey("new_checkout"), stringKey("newCheckout")])
         #expect(snapshot.values.isEmpty)
         #expect(snapshot.problems.count == 1)
         #expect(snapshot.problems.first?.contains("both map to NEW_CHECKOUT") == true)
@@ -193,24 +193,24 @@ struct DotEnvOverrideSourceTests {
 
     @Test("reports only registered keys")
     func onlyRegisteredKeys() {
-        let snapshot = DotEnvOverrideSource(contents: "A=1\nB=2\nC=3").overridesSynchronously(for: [stringKey("b")])
+        let snapshot = DotEnvOverrideSource(contents: "A=1\nB=2\nC=3").overrides(for: [stringKey("b")])
         #expect(snapshot.values.keys.sorted() == ["b"])
     }
 
     @Test("a file is read with its path as origin, and read again on every call")
-    func file() async throws {
+    func file() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = directory.url.appendingPathComponent(".env")
         try Data("# test\nexport A=from file\n".utf8).write(to: url)
         let source = DotEnvOverrideSource(fileURL: url)
         #expect(source.origin == url.path)
-        let first = await source.overrides(for: keys)
+        let first = source.overrides(for: keys)
         #expect(first.values["a"] == OverrideValue(.text("from file"), origin: "\(url.path):2"))
         #expect(first.problems.isEmpty)
 
         try Data("A=changed\n".utf8).write(to: url)
-        let second = await source.overrides(for: keys)
+        let second = source.overrides(for: keys)
         #expect(second.values["a"] == OverrideValue(.text("changed"), origin: "\(url.path):1"))
     }
 
@@ -219,7 +219,7 @@ struct DotEnvOverrideSourceTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = directory.url.appendingPathComponent("absent.env")
-        let snapshot = DotEnvOverrideSource(fileURL: url).overridesSynchronously(for: keys)
+        let snapshot = DotEnvOverrideSource(fileURL: url).overrides(for: keys)
         #expect(snapshot.values.isEmpty)
         #expect(snapshot.problems == ["no .env file at \(url.path); no overrides read from it"])
     }
@@ -228,7 +228,7 @@ struct DotEnvOverrideSourceTests {
     func directoryInsteadOfFile() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let snapshot = DotEnvOverrideSource(fileURL: directory.url).overridesSynchronously(for: keys)
+        let snapshot = DotEnvOverrideSource(fileURL: directory.url).overrides(for: keys)
         #expect(snapshot.values.isEmpty)
         #expect(snapshot.problems == ["\(directory.url.path) is a directory, not a .env file; no overrides read from it"])
     }
@@ -239,7 +239,7 @@ struct DotEnvOverrideSourceTests {
         defer { directory.remove() }
         let url = directory.url.appendingPathComponent(".env")
         try Data([0x41, 0x3D, 0xFF, 0xFE, 0x0A]).write(to: url)
-        let snapshot = DotEnvOverrideSource(fileURL: url).overridesSynchronously(for: keys)
+        let snapshot = DotEnvOverrideSource(fileURL: url).overrides(for: keys)
         #expect(snapshot.values.isEmpty)
         #expect(snapshot.problems == ["\(url.path) is not UTF-8 text; no overrides read from it"])
     }

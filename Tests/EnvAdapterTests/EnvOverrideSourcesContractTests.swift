@@ -106,18 +106,18 @@ struct EnvOverrideSourcesContractTests {
         expectPassedAsImmutable(report)
     }
 
-    @Test func theMalformedEntriesAreReportedAsProblems() async {
+    @Test func theMalformedEntriesAreReportedAsProblems() {
         let keys = OverrideSourceContract<EnvironmentOverrideSource>.keys
         let values = ["contract_flag": "true"]
         var environment = ContractInput.environment(values)
         environment["MYAPP_CONTRACT_FLAGG"] = "true"
-        let env = await EnvironmentOverrideSource(prefix: "MYAPP_", environment: environment).overrides(for: keys)
+        let env = EnvironmentOverrideSource(prefix: "MYAPP_", environment: environment).overrides(for: keys)
         #expect(env.problems.contains { $0.contains("MYAPP_CONTRACT_FLAGG") })
-        let arguments = await LaunchArgumentsOverrideSource(
+        let arguments = LaunchArgumentsOverrideSource(
             arguments: ContractInput.arguments(values) + ["-rc.contract_label"]
         ).overrides(for: keys)
         #expect(arguments.problems.contains { $0.contains("-rc.contract_label has no value") })
-        let dotEnv = await DotEnvOverrideSource(contents: ContractInput.dotEnv(values) + "this line has no equals sign\n")
+        let dotEnv = DotEnvOverrideSource(contents: ContractInput.dotEnv(values) + "this line has no equals sign\n")
             .overrides(for: keys)
         #expect(dotEnv.problems.contains { $0.hasPrefix(".env:4") })
     }

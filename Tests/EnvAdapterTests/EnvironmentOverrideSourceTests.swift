@@ -9,11 +9,11 @@ struct EnvironmentOverrideSourceTests {
     private let keys = [stringKey("new_checkout"), stringKey("max_retries"), stringKey("api.base-url")]
 
     @Test("reads prefix + mapped name for each registered key, with the variable name as origin")
-    func readsMappedVariables() async {
+    func readsMappedVariables() {
         let source = EnvironmentOverrideSource(
             prefix: "MYAPP_",
             environment: ["MYAPP_NEW_CHECKOUT": "false", "MYAPP_API_BASE_URL": "https://staging.example.com", "HOME": "/root"])
-        let snapshot = await source.overrides(for: keys)
+        let snapshot = source.overrides(for: keys)
         #expect(
             snapshot.values == [
                 "new_checkout": OverrideValue(.text("false"), origin: "MYAPP_NEW_CHECKOUT"),
@@ -29,7 +29,7 @@ struct EnvironmentOverrideSourceTests {
             "MYAPP_NEW_CHECKOUT": "true", "MYAPP_MAX_RETRIES": "4", "MYAPP_SOMETHING_ELSE": "x", "OTHER_NEW_CHECKOUT": "false",
         ]
         let snapshot = EnvironmentOverrideSource(prefix: "MYAPP_", environment: environment)
-            .overridesSynchronously(for: [stringKey("new_checkout")])
+            .overrides(for: [stringKey("new_checkout")])
         #expect(Set(snapshot.values.keys) == ["new_checkout"])
         #expect(text(of: "new_checkout", in: snapshot) == "true")
     }
@@ -37,7 +37,7 @@ struct EnvironmentOverrideSourceTests {
     @Test("with no registered keys there are no values")
     func noKeys() {
         let snapshot = EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_NEW_CHECKOUT": "true"])
-            .overridesSynchronously(for: [])
+            .overrides(for: [])
         #expect(snapshot.values.isEmpty)
         #expect(snapshot.problems == ["MYAPP_NEW_CHECKOUT is set but overrides no registered key"])
     }
@@ -45,14 +45,14 @@ struct EnvironmentOverrideSourceTests {
     @Test("an empty value is returned as empty text, for the key to accept or reject")
     func emptyValue() {
         let snapshot = EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_NEW_CHECKOUT": ""])
-            .overridesSynchronously(for: keys)
+            .overrides(for: keys)
         #expect(text(of: "new_checkout", in: snapshot) == "")
     }
 
     @Test("a misspelt prefixed variable is a problem with a did-you-mean hint")
     func typoHint() {
         let snapshot = EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_NEW_CHEKOUT": "false"])
-            .overridesSynchronously(for: keys)
+            .overrides(for: keys)
         #expect(snapshot.values.isEmpty)
         #expect(
             snapshot.problems == [
@@ -63,7 +63,7 @@ struct EnvironmentOverrideSourceTests {
     @Test("a variable that differs only in letter case is a problem that says names are case-sensitive")
     func caseHint() throws {
         let snapshot = EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["myapp_new_checkout": "false"])
-            .overridesSynchronously(for: keys)
+            .overrides(for: keys)
         #expect(snapshot.values.isEmpty)
         let problem = try #require(snapshot.problems.first)
         #expect(problem.contains("did you mean MYAPP_NEW_CHECKOUT"))
@@ -73,7 +73,7 @@ struct EnvironmentOverrideSourceTests {
     @Test("a prefixed variable close to no key is a problem without a hint")
     func unknownWithoutHint() {
         let snapshot = EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_LOG_LEVEL": "debug"])
-            .overridesSynchronously(for: keys)
+            .overrides(for: keys)
         #expect(snapshot.problems == ["MYAPP_LOG_LEVEL is set but overrides no registered key"])
     }
 
@@ -81,7 +81,7 @@ struct EnvironmentOverrideSourceTests {
     func problemsDoNotEchoValues() {
         let snapshot = EnvironmentOverrideSource(
             prefix: "MYAPP_", environment: ["MYAPP_API_TOKNE": "sk_live_secret", "MYAPP_PASSWORD": "hunter2"]
-        ).overridesSynchronously(for: keys + [stringKey("api_token")])
+        ).overrides(for: keys + [stringKey("api_token")])
         #expect(snapshot.problems.count == 2)
         for problem in snapshot.problems {
             #expect(!problem.contains("sk_live_secret") && !problem.contains("hunter2"))
@@ -91,7 +91,7 @@ struct EnvironmentOverrideSourceTests {
     @Test("without a prefix, unrelated variables are ignored and only close ones are reported")
     func emptyPrefix() {
         let environment = ["PATH": "/usr/bin", "HOME": "/root", "NEW_CHECKOUT": "true", "MAX_RETRIESS": "3"]
-        let snapshot = EnvironmentOverrideSource(prefix: "", environment: environment).overridesSynchronously(for: keys)
+        let snapshot = EnvironmentOverrideSource(prefix: "", environment: environment).overrides(for: keys)
         #expect(text(of: "new_checkout", in: snapshot) == "true")
         #expect(snapshot.values.count == 1)
         #expect(
@@ -105,7 +105,7 @@ struct EnvironmentOverrideSourceTests {
         let colliding = [stringKey("new_checkout"), stringKey("newCheckout"), stringKey("max_retries")]
         let source = EnvironmentOverrideSource(
             prefix: "MYAPP_", environment: ["MYAPP_NEW_CHECKOUT": "true", "MYAPP_MAX_RETRIES": "2"])
-        let snapshot = source.overridesSynchronously(for: colliding)
+        let snapshot = source.overrides(for: colliding)
         #expect(snapshot.values.keys.sorted() == ["max_retries"])
         #expect(
             snapshot.problems == [
@@ -119,7 +119,7 @@ struct EnvironmentOverrideSourceTests {
         let mapping = KeyMapping.custom { $0.replacingOccurrences(of: ".", with: "__").uppercased() }
         let source = EnvironmentOverrideSource(
             prefix: "APP_", environment: ["APP_API__BASE-URL": "https://x.example", "APP_NEW_CHECKOUT": "true"], mapping: mapping)
-        let snapshot = source.overridesSynchronously(for: keys)
+        let snapshot = source.overrides(for: keys)
         #expect(snapshot.values["api.base-url"] == OverrideValue(.text("https://x.example"), origin: "APP_API__BASE-URL"))
         #expect(text(of: "new_checkout", in: snapshot) == "true")
     }

@@ -8,7 +8,7 @@ struct LaunchArgumentsOverrideSourceTests {
     private let keys = [stringKey("new_checkout"), stringKey("max_retries"), stringKey("api.base-url")]
 
     private func snapshot(_ arguments: [String], prefix: String = "rc", keys: [KeyDescriptor]? = nil) -> OverrideSnapshot {
-        LaunchArgumentsOverrideSource(arguments: ["/path/to/App"] + arguments, prefix: prefix).overridesSynchronously(
+        LaunchArgumentsOverrideSource(arguments: ["/path/to/App"] + arguments, prefix: prefix).overrides(
             for: keys ?? self.keys)
     }
 
@@ -23,8 +23,8 @@ struct LaunchArgumentsOverrideSourceTests {
             (["-rc.newCheckout", "true"], "-rc.newCheckout"),
             (["-rc.NEW_CHECKOUT", "true"], "-rc.NEW_CHECKOUT"),
         ])
-    func forms(arguments: [String], origin: String) async {
-        let result = await LaunchArgumentsOverrideSource(arguments: ["/App"] + arguments).overrides(for: keys)
+    func forms(arguments: [String], origin: String) {
+        let result = LaunchArgumentsOverrideSource(arguments: ["/App"] + arguments).overrides(for: keys)
         #expect(result.values == ["new_checkout": OverrideValue(.text("true"), origin: origin)])
         #expect(result.problems.isEmpty)
     }
@@ -51,10 +51,10 @@ struct LaunchArgumentsOverrideSourceTests {
 
     @Test("the first element, the executable path, is skipped")
     func skipsExecutablePath() {
-        let result = LaunchArgumentsOverrideSource(arguments: ["-rc.new_checkout", "true"]).overridesSynchronously(for: keys)
+        let result = LaunchArgumentsOverrideSource(arguments: ["-rc.new_checkout", "true"]).overrides(for: keys)
         #expect(result.values.isEmpty)
         #expect(result.problems.isEmpty)
-        #expect(LaunchArgumentsOverrideSource(arguments: []).overridesSynchronously(for: keys) == .empty)
+        #expect(LaunchArgumentsOverrideSource(arguments: []).overrides(for: keys) == .empty)
     }
 
     @Test("Xcode's -NSFoo YES arguments and other flags are ignored")

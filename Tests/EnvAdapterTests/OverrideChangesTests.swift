@@ -11,7 +11,7 @@ struct OverrideChangesTests {
     func environment() async {
         let source = EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_NEW_CHECKOUT": "true"])
         let yielded = await collect(source.changes(for: keys))
-        #expect(yielded == [await source.overrides(for: keys)])
+        #expect(yielded == [source.overrides(for: keys)])
         #expect(yielded.first?.values["new_checkout"]?.origin == "MYAPP_NEW_CHECKOUT")
     }
 
@@ -19,7 +19,7 @@ struct OverrideChangesTests {
     func launchArguments() async {
         let source = LaunchArgumentsOverrideSource(arguments: ["/App", "-rc.new_checkout", "true"])
         let yielded = await collect(source.changes(for: keys))
-        #expect(yielded == [await source.overrides(for: keys)])
+        #expect(yielded == [source.overrides(for: keys)])
         #expect(yielded.first?.values["new_checkout"]?.origin == "-rc.new_checkout")
     }
 
@@ -27,7 +27,7 @@ struct OverrideChangesTests {
     func dotEnv() async {
         let source = DotEnvOverrideSource(contents: "NEW_CHECKOUT=true\nBROKEN")
         let yielded = await collect(source.changes(for: keys))
-        #expect(yielded == [await source.overrides(for: keys)])
+        #expect(yielded == [source.overrides(for: keys)])
         #expect(yielded.first?.problems.count == 1)
     }
 }

@@ -10,7 +10,7 @@ import Testing
 struct TextCoercionTests {
     /// The snapshot an environment source gives when `variable` (without prefix) is set to `text`.
     private func environment(_ variable: String, _ text: String) -> OverrideSnapshot {
-        EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_" + variable: text]).overridesSynchronously(
+        EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_" + variable: text]).overrides(
             for: SampleKeys.all)
     }
 
@@ -167,7 +167,7 @@ struct TextCoercionTests {
     func rejectionIsPerKey() throws {
         let source = EnvironmentOverrideSource(
             prefix: "MYAPP_", environment: ["MYAPP_NEW_CHECKOUT": "maybe", "MYAPP_MAX_RETRIES": "5", "MYAPP_THEME": "dark"])
-        let snapshot = source.overridesSynchronously(for: SampleKeys.all)
+        let snapshot = source.overrides(for: SampleKeys.all)
         #expect(snapshot.problems.isEmpty)
         #expect(throws: Rejection.self) { try #require(resolve(SampleKeys.newCheckout, in: snapshot)).get() }
         #expect(try #require(resolve(SampleKeys.maxRetries, in: snapshot)).get() == 5)
@@ -178,7 +178,7 @@ struct TextCoercionTests {
     func secretRedaction() throws {
         let snapshot = EnvironmentOverrideSource(
             prefix: "MYAPP_", environment: ["MYAPP_API_TOKEN": "hunter2", "MYAPP_PIN": "12345"]
-        ).overridesSynchronously(for: SampleKeys.all)
+        ).overrides(for: SampleKeys.all)
 
         let token = try #require(resolve(SampleKeys.apiToken, in: snapshot))
         guard case .failure(let tokenRejection) = token else {
@@ -218,15 +218,15 @@ struct TextCoercionTests {
         let snapshots = [
             (
                 EnvironmentOverrideSource(prefix: "MYAPP_", environment: ["MYAPP_MAX_RETRIES": "42"])
-                    .overridesSynchronously(for: SampleKeys.all),
+                    .overrides(for: SampleKeys.all),
                 "MYAPP_MAX_RETRIES"
             ),
             (
                 LaunchArgumentsOverrideSource(arguments: ["/app", "-rc.max_retries", "42"])
-                    .overridesSynchronously(for: SampleKeys.all),
+                    .overrides(for: SampleKeys.all),
                 "-rc.max_retries"
             ),
-            (DotEnvOverrideSource(contents: "\n\nMAX_RETRIES=42\n").overridesSynchronously(for: SampleKeys.all), ".env:3"),
+            (DotEnvOverrideSource(contents: "\n\nMAX_RETRIES=42\n").overrides(for: SampleKeys.all), ".env:3"),
         ]
         for (snapshot, origin) in snapshots {
             let result = try #require(resolve(SampleKeys.maxRetries, in: snapshot))

@@ -31,53 +31,67 @@ protocol WrappingCache: SnapshotCache {
 }
 
 extension WrappingCache {
-    func load(_ name: String, slot: CacheSlot) async -> CacheLoadResult { await inner.load(name, slot: slot) }
+    func load(_ name: String, slot: CacheSlot) -> CacheLoadResult { inner.load(name, slot: slot) }
     func store(_ snapshot: CachedSnapshot, as name: String, slot: CacheSlot) async throws(CacheError) {
         try await inner.store(snapshot, as: name, slot: slot)
     }
     func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError) {
         try await inner.renew(metadata, for: name)
     }
-    func promotePending(_ name: String) async throws(CacheError) -> Bool { try await inner.promotePending(name) }
+    func promotePending(_ name: String) throws(CacheError) -> Bool { try inner.promotePending(name) }
     func clear(_ name: String) async throws(CacheError) { try await inner.clear(name) }
 }
 
 /// Writes the payload, then (after a suspension) the metadata: a reader in between sees a mix.
-actor TornWritesCache: SnapshotCache {
-    private var payloads: [String: Data] = [:]
-    private var metadata: [String: SnapshotMetadata] = [:]
+final class TornWritesCache: SnapshotCache {
+    private struct Storage {
+        var payloads: [String: Data] = [:]
+        var metadata: [String: SnapshotMetadata] = [:]
+    }
+
+    private let storage = Locked(Storage())
 
     private func key(_ name: String, _ slot: CacheSlot) -> String { "\(name)/\(slot.rawValue)" }
 
-    func load(_ name: String, slot: CacheSlot) async -> CacheLoadResult {
-        guard let payload = payloads[key(name, slot)], let meta = metadata[key(name, slot)] else { return .miss }
-        return .hit(CachedSnapshot(payload: payload, metadata: meta))
+    func load(_ name: String, slot: CacheSlot) -> CacheLoadResult {
+        storage.withLock { storage in
+            guard let payload = storage.payloads[key(name, slot)], let meta = storage.metadata[key(name, slot)] else {
+                return .miss
+            }
+            return .hit(CachedSnapshot(payload: payload, metadata: meta))
+        }
     }
 
     func store(_ snapshot: CachedSnapshot, as name: String, slot: CacheSlot) async throws(CacheError) {
-        payloads[key(name, slot)] = snapshot.payload
+        storage.withLock { $0.payloads[key(name, slot)] = snapshot.payload }
         for _ in 0..<4 { await Task.yield() }
-        metadata[key(name, slot)] = snapshot.metadata
+        storage.withLock { $0.metadata[key(name, slot)] = snapshot.metadata }
     }
 
     func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError) {
-        guard self.metadata[key(name, .active)] != nil else { throw CacheError(.notFound, message: "none") }
-        self.metadata[key(name, .active)] = metadata
+        try storage.withLock { storage throws(CacheError) in
+            guard storage.metadata[key(name, .active)] != nil else { throw CacheError(.notFound, message: "none") }
+            storage.metadata[key(name, .active)] = metadata
+        }
     }
 
-    func promotePending(_ name: String) async throws(CacheError) -> Bool {
-        guard let payload = payloads.removeValue(forKey: key(name, .pending)),
-            let meta = metadata.removeValue(forKey: key(name, .pending))
-        else { return false }
-        payloads[key(name, .active)] = payload
-        metadata[key(name, .active)] = meta
-        return true
+    func promotePending(_ name: String) throws(CacheError) -> Bool {
+        storage.withLock { storage in
+            guard let payload = storage.payloads.removeValue(forKey: key(name, .pending)),
+                let meta = storage.metadata.removeValue(forKey: key(name, .pending))
+            else { return false }
+            storage.payloads[key(name, .active)] = payload
+            storage.metadata[key(name, .active)] = meta
+            return true
+        }
     }
 
     func clear(_ name: String) async throws(CacheError) {
-        for slot in CacheSlot.allCases {
-            payloads[key(name, slot)] = nil
-            metadata[key(name, slot)] = nil
+        storage.withLock { storage in
+            for slot in CacheSlot.allCases {
+                storage.payloads[key(name, slot)] = nil
+                storage.metadata[key(name, slot)] = nil
+            }
         }
     }
 }
@@ -85,14 +99,14 @@ actor TornWritesCache: SnapshotCache {
 /// Keeps one entry per slot whatever the name.
 struct NameBlindCache: WrappingCache {
     let inner = InMemoryCache()
-    func load(_ name: String, slot: CacheSlot) async -> CacheLoadResult { await inner.load("all", slot: slot) }
+    func load(_ name: String, slot: CacheSlot) -> CacheLoadResult { inner.load("all", slot: slot) }
     func store(_ snapshot: CachedSnapshot, as name: String, slot: CacheSlot) async throws(CacheError) {
         try await inner.store(snapshot, as: "all", slot: slot)
     }
     func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError) {
         try await inner.renew(metadata, for: "all")
     }
-    func promotePending(_ name: String) async throws(CacheError) -> Bool { try await inner.promotePending("all") }
+    func promotePending(_ name: String) throws(CacheError) -> Bool { try inner.promotePending("all") }
     func clear(_ name: String) async throws(CacheError) { try await inner.clear("all") }
 }
 
@@ -100,7 +114,7 @@ struct NameBlindCache: WrappingCache {
 struct RenewRewritesPayloadCache: WrappingCache {
     let inner = InMemoryCache()
     func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError) {
-        guard case .hit(var snapshot) = await inner.load(name, slot: .active) else {
+        guard case .hit(var snapshot) = inner.load(name, slot: .active) else {
             throw CacheError(.notFound, message: "nothing to renew")
         }
         snapshot.metadata = metadata
@@ -111,8 +125,8 @@ struct RenewRewritesPayloadCache: WrappingCache {
 /// Hides damage: an unreadable entry loads as a plain miss.
 struct DamageAsMissCache: WrappingCache {
     let inner = InMemoryCache()
-    func load(_ name: String, slot: CacheSlot) async -> CacheLoadResult {
-        let result = await inner.load(name, slot: slot)
+    func load(_ name: String, slot: CacheSlot) -> CacheLoadResult {
+        let result = inner.load(name, slot: slot)
         if case .unreadable = result { return .miss }
         return result
     }
@@ -121,7 +135,7 @@ struct DamageAsMissCache: WrappingCache {
 /// Ignores the pending slot: promotion never happens.
 struct NoPendingCache: WrappingCache {
     let inner = InMemoryCache()
-    func promotePending(_ name: String) async throws(CacheError) -> Bool { false }
+    func promotePending(_ name: String) throws(CacheError) -> Bool { false }
 }
 
 /// Removes the old entry before writing the new one, so a failed write loses both.
@@ -158,7 +172,7 @@ struct PrefixClearCache: WrappingCache {
 
 /// A thread-safe list of names, for PrefixClearCache.
 final class NameLog: Sendable {
-    private let names = LockedState<Set<String>>([])
+    private let names = Locked<Set<String>>([])
     func add(_ name: String) { _ = names.withLock { $0.insert(name) } }
     var all: [String] { names.withLock { $0.sorted() } }
 }
@@ -166,8 +180,8 @@ final class NameLog: Sendable {
 /// Reports a name never stored as an unreadable entry (a missing file taken for an I/O error), not a miss.
 struct EmptyIsUnreadableCache: WrappingCache {
     let inner = InMemoryCache()
-    func load(_ name: String, slot: CacheSlot) async -> CacheLoadResult {
-        let result = await inner.load(name, slot: slot)
+    func load(_ name: String, slot: CacheSlot) -> CacheLoadResult {
+        let result = inner.load(name, slot: slot)
         if result == .miss { return .unreadable(CacheError(.io(operation: "open", code: 2), message: "no such file")) }
         return result
     }
@@ -177,7 +191,7 @@ struct EmptyIsUnreadableCache: WrappingCache {
 struct RenewCreatesCache: WrappingCache {
     let inner = InMemoryCache()
     func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError) {
-        guard case .hit = await inner.load(name, slot: .active) else {
+        guard case .hit = inner.load(name, slot: .active) else {
             return try await inner.store(CachedSnapshot(payload: Data(), metadata: metadata), as: name, slot: .active)
         }
         try await inner.renew(metadata, for: name)
@@ -188,21 +202,39 @@ struct RenewCreatesCache: WrappingCache {
 struct ClearKeepsPendingCache: WrappingCache {
     let inner = InMemoryCache()
     func clear(_ name: String) async throws(CacheError) {
-        guard case .hit(let pending) = await inner.load(name, slot: .pending) else { return try await inner.clear(name) }
+        guard case .hit(let pending) = inner.load(name, slot: .pending) else { return try await inner.clear(name) }
         try await inner.clear(name)
         try await inner.store(pending, as: name, slot: .pending)
     }
 }
 
-/// Reads synchronously from a storage of its own, which nothing ever writes: its synchronous
-/// loads miss what the `async` calls stored.
-struct SynchronousMissCache: WrappingCache, SynchronousSnapshotCache {
+/// Accepts a renewal but keeps the old metadata, so after a 304 the snapshot still looks as old as before.
+struct RenewKeepsOldMetadataCache: WrappingCache {
     let inner = InMemoryCache()
-    private let unwritten = InMemoryCache()
-    func loadSynchronously(_ name: String, slot: CacheSlot) -> CacheLoadResult {
-        unwritten.loadSynchronously(name, slot: slot)
+    func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError) {
+        guard case .hit = inner.load(name, slot: .active) else {
+            throw CacheError(.notFound, message: "no active snapshot of \(name) to renew")
+        }
     }
-    func promotePendingSynchronously(_ name: String) throws(CacheError) -> Bool {
-        try inner.promotePendingSynchronously(name)
+}
+
+/// Renews only what it holds and otherwise does nothing: renewing a name never stored succeeds
+/// silently, so a client never learns that the cache was purged.
+struct RenewAbsentSucceedsCache: WrappingCache {
+    let inner = InMemoryCache()
+    func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError) {
+        guard case .hit = inner.load(name, slot: .active) else { return }
+        try await inner.renew(metadata, for: name)
+    }
+}
+
+/// Throws the wrong error when renewing a name never stored: an I/O error instead of `.notFound`.
+struct RenewAbsentWrongErrorCache: WrappingCache {
+    let inner = InMemoryCache()
+    func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError) {
+        guard case .hit = inner.load(name, slot: .active) else {
+            throw CacheError(.io(operation: "open", code: 2), message: "no such file")
+        }
+        try await inner.renew(metadata, for: name)
     }
 }

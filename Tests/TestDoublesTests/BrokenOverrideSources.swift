@@ -48,7 +48,7 @@ struct LinesSource: OverrideSource {
         self.reportsProblems = reportsProblems
     }
 
-    func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot {
+    func overrides(for keys: [KeyDescriptor]) -> OverrideSnapshot {
         if reportsProblems { return parse(keys, strict: false) }
         do {
             return try parseStrictly(keys)
@@ -83,7 +83,7 @@ struct LinesSource: OverrideSource {
 struct EmptyFirstSource: OverrideSource {
     let inner: InMemoryOverrideSource
     var name: String { inner.name }
-    func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot { await inner.overrides(for: keys) }
+    func overrides(for keys: [KeyDescriptor]) -> OverrideSnapshot { inner.overrides(for: keys) }
     func changes(for keys: [KeyDescriptor]) -> AsyncStream<OverrideSnapshot> {
         AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             continuation.yield(.empty)
@@ -107,7 +107,7 @@ struct EmptyFirstSource: OverrideSource {
 struct SilentUntilChangeSource: OverrideSource {
     let inner: InMemoryOverrideSource
     var name: String { inner.name }
-    func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot { await inner.overrides(for: keys) }
+    func overrides(for keys: [KeyDescriptor]) -> OverrideSnapshot { inner.overrides(for: keys) }
     func changes(for keys: [KeyDescriptor]) -> AsyncStream<OverrideSnapshot> {
         AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let task = Task {
@@ -129,7 +129,7 @@ struct SilentUntilChangeSource: OverrideSource {
 struct NoChangesSource: OverrideSource {
     let inner: InMemoryOverrideSource
     var name: String { inner.name }
-    func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot { await inner.overrides(for: keys) }
+    func overrides(for keys: [KeyDescriptor]) -> OverrideSnapshot { inner.overrides(for: keys) }
     func changes(for keys: [KeyDescriptor]) -> AsyncStream<OverrideSnapshot> {
         AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let task = Task {
@@ -145,9 +145,9 @@ struct NoChangesSource: OverrideSource {
 struct LeaksKeysSource: OverrideSource {
     let inner: InMemoryOverrideSource
     var name: String { inner.name }
-    func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot {
+    func overrides(for keys: [KeyDescriptor]) -> OverrideSnapshot {
         let all = OverrideSourceContract<Self>.keys.map(\.name) + [OverrideSourceContract<Self>.unrequestedKey]
-        return await inner.overrides(
+        return inner.overrides(
             for: all.map { KeyDescriptor(name: $0, typeName: "String", defaultValue: nil) })
     }
     func changes(for keys: [KeyDescriptor]) -> AsyncStream<OverrideSnapshot> { inner.changes(for: keys) }
@@ -156,19 +156,19 @@ struct LeaksKeysSource: OverrideSource {
 /// An unfolding stream whose wait for the next change ignores cancellation, so it never ends.
 final class NeverFinishingSource: OverrideSource {
     private let inner: InMemoryOverrideSource
-    private let parked = LockedState<[CheckedContinuation<OverrideSnapshot?, Never>]>([])
+    private let parked = Locked<[CheckedContinuation<OverrideSnapshot?, Never>]>([])
     var name: String { inner.name }
 
     init(inner: InMemoryOverrideSource) { self.inner = inner }
 
-    func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot { await inner.overrides(for: keys) }
+    func overrides(for keys: [KeyDescriptor]) -> OverrideSnapshot { inner.overrides(for: keys) }
 
     func changes(for keys: [KeyDescriptor]) -> AsyncStream<OverrideSnapshot> {
         let sentFirst = Flag()
         return AsyncStream(unfolding: { [inner, parked] in
             if !sentFirst.isSet {
                 sentFirst.set()
-                return await inner.overrides(for: keys)
+                return inner.overrides(for: keys)
             }
             // Broken: waits for a change with no cancellation handler.
             return await withCheckedContinuation { continuation in parked.withLock { $0.append(continuation) } }
@@ -188,20 +188,20 @@ final class NeverFinishingSource: OverrideSource {
 /// Keeps one subscriber: a new call to `changes(for:)` finishes the previous subscriber's stream.
 final class LastSubscriberOnlySource: OverrideSource {
     let inner: InMemoryOverrideSource
-    private let subscriber = LockedState<AsyncStream<OverrideSnapshot>.Continuation?>(nil)
-    private let relay = LockedState<Task<Void, Never>?>(nil)
+    private let subscriber = Locked<AsyncStream<OverrideSnapshot>.Continuation?>(nil)
+    private let relay = Locked<Task<Void, Never>?>(nil)
     var name: String { inner.name }
 
     init(inner: InMemoryOverrideSource) { self.inner = inner }
 
-    func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot { await inner.overrides(for: keys) }
+    func overrides(for keys: [KeyDescriptor]) -> OverrideSnapshot { inner.overrides(for: keys) }
 
     func changes(for keys: [KeyDescriptor]) -> AsyncStream<OverrideSnapshot> {
         let (stream, continuation) = AsyncStream<OverrideSnapshot>.makeStream(bufferingPolicy: .bufferingNewest(1))
         subscriber.withLock { $0?.finish() }  // Broken: drops the previous subscriber.
         subscriber.withLock { $0 = continuation }
         let task = Task { [inner, subscriber] in
-            for await snapshot in inner.changes(for: keys) { subscriber.withLock { $0 }?.yield(snapshot) }
+            for await snapshot in inner.changes(for: keys) { subscriber.current?.yield(snapshot) }
         }
         relay.withLock { previous in
             previous?.cancel()
@@ -217,7 +217,7 @@ final class LastSubscriberOnlySource: OverrideSource {
 struct PlaceholderFirstSource: OverrideSource {
     let inner: InMemoryOverrideSource
     var name: String { inner.name }
-    func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot { await inner.overrides(for: keys) }
+    func overrides(for keys: [KeyDescriptor]) -> OverrideSnapshot { inner.overrides(for: keys) }
     func changes(for keys: [KeyDescriptor]) -> AsyncStream<OverrideSnapshot> {
         let upstream = inner.changes(for: keys)
         return AsyncStream { continuation in
@@ -236,14 +236,5 @@ struct PlaceholderFirstSource: OverrideSource {
 struct DefaultChangesSource: OverrideSource {
     let inner: InMemoryOverrideSource
     var name: String { inner.name }
-    func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot { await inner.overrides(for: keys) }
-}
-
-/// Answers `overrides(for:)` truly but claims, on the calling thread, to hold nothing.
-struct SynchronousEmptySource: SynchronousOverrideSource {
-    let inner: InMemoryOverrideSource
-    var name: String { inner.name }
-    func overrides(for keys: [KeyDescriptor]) async -> OverrideSnapshot { await inner.overrides(for: keys) }
-    func overridesSynchronously(for keys: [KeyDescriptor]) -> OverrideSnapshot { .empty }
-    func changes(for keys: [KeyDescriptor]) -> AsyncStream<OverrideSnapshot> { inner.changes(for: keys) }
+    func overrides(for keys: [KeyDescriptor]) -> OverrideSnapshot { inner.overrides(for: keys) }
 }

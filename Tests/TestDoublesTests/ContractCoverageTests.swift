@@ -84,7 +84,10 @@ struct ContractCoverageTests {
             [
                 broken(.emptyMiss) { EmptyIsUnreadableCache() },
                 broken(.roundTrip) { DropsTTLHintCache() },
-                broken(.renewMetadata) { RenewCreatesCache() },
+                broken(.renewMetadata) { RenewKeepsOldMetadataCache() },
+                broken(.renewAbsent) { RenewCreatesCache() },
+                broken(.renewAbsent) { RenewAbsentSucceedsCache() },
+                broken(.renewAbsent) { RenewAbsentWrongErrorCache() },
                 broken(.renewWritesNoPayload) { RenewRewritesPayloadCache() },
                 broken(.namesApart) { NameBlindCache() },
                 broken(.namesApart) { PrefixClearCache() },
@@ -93,7 +96,6 @@ struct ContractCoverageTests {
                 torn,
                 broken(.pendingPromotion) { NoPendingCache() },
                 broken(.failedWrite) { FailedWriteLosesPreviousCache() },
-                broken(.synchronousCalls) { SynchronousMissCache() },
             ], covering: Check.allCases.map(\.rawValue))
         #expect(result.unaimed.isEmpty, "no broken cache is aimed at \(result.unaimed)")
         #expect(result.missed.isEmpty, "\(result.missed)")
@@ -108,7 +110,7 @@ struct ContractCoverageTests {
         ) -> Aimed {
             (check.rawValue, { await overrideContract("\(Source.self)", wrap: wrap, inner: inner).run() })
         }
-        let parked = LockedState<[NeverFinishingSource]>([])
+        let parked = Locked<[NeverFinishingSource]>([])
         let neverFinishing: Aimed = (
             Check.cancellationEnds.rawValue,
             {
@@ -140,11 +142,10 @@ struct ContractCoverageTests {
                 broken(.currentFirst, { PlaceholderFirstSource(inner: $0) }, inner: { $0.inner }),
                 broken(.eachChange, { DefaultChangesSource(inner: $0) }, inner: { $0.inner }),
                 broken(.manySubscribers, { LastSubscriberOnlySource(inner: $0) }, inner: { $0.inner }),
-                broken(.synchronousAnswer, { SynchronousEmptySource(inner: $0) }, inner: { $0.inner }),
                 neverFinishing,
                 strictLines,
             ], covering: Check.allCases.map(\.rawValue))
-        for source in parked.withLock({ $0 }) { source.releaseAll() }
+        for source in parked.current { source.releaseAll() }
         #expect(result.unaimed.isEmpty, "no broken override source is aimed at \(result.unaimed)")
         #expect(result.missed.isEmpty, "\(result.missed)")
     }

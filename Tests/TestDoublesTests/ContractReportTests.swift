@@ -48,7 +48,7 @@ struct ContractReportTests {
     }
 
     @Test func recordIssuesRecordsOneIssuePerFailedCheckNamingIt() {
-        let recorded = LockedState<[String]>([])
+        let recorded = Locked<[String]>([])
         withKnownIssue {
             report.recordIssues()
         } matching: { issue in
@@ -56,7 +56,7 @@ struct ContractReportTests {
             recorded.withLock { $0.append(text) }
             return text.contains("b.fails") || text.contains("d.fails-too")
         }
-        let texts = recorded.withLock { $0 }
+        let texts = recorded.current
         #expect(texts.count == 2)
         #expect(texts.first?.contains("FetcherContract on Example: b.fails: expected x, got y") == true)
     }
@@ -76,17 +76,17 @@ struct WatchdogTests {
     @Test(.timeLimit(.minutes(1)))
     func givesUpOnAnOperationThatDoesNotFinishAndCancelsIt() async {
         let clock = ManualClock()
-        let cancelled = Latch()
+        let cancelled = Promise<Void>()
         let result = await Watchdog.run(limit: 0.05) { () -> Int in
             do {
                 try await clock.sleep(for: 3600)
             } catch {
-                cancelled.open()
+                cancelled.fulfill(())
             }
             return 1
         }
         #expect(result == nil)
-        await cancelled.wait()
+        _ = await cancelled.wait()
         #expect(clock.sleeperCount == 0)
     }
 }

@@ -18,17 +18,17 @@ func sampleSnapshot(_ text: String, etag: String? = "\"e\"", at seconds: TimeInt
 
 @Suite("InMemoryCache")
 struct InMemoryCacheTests {
-    @Test func anEmptyCacheMisses() async {
+    @Test func anEmptyCacheMisses() {
         let cache = InMemoryCache()
-        #expect(await cache.load("default", slot: .active) == .miss)
-        #expect(await cache.load("default", slot: .pending) == .miss)
+        #expect(cache.load("default", slot: .active) == .miss)
+        #expect(cache.load("default", slot: .pending) == .miss)
     }
 
     @Test func storeThenLoadRoundTripsAndCounts() async throws {
         let cache = InMemoryCache()
         let snapshot = sampleSnapshot(#"{"a":1}"#)
         try await cache.store(snapshot, as: "default", slot: .active)
-        #expect(await cache.load("default", slot: .active) == .hit(snapshot))
+        #expect(cache.load("default", slot: .active) == .hit(snapshot))
         #expect(cache.snapshot("default") == snapshot)
         #expect(cache.storeCount == 1)
         #expect(cache.payloadBytesWritten == snapshot.payload.count)
@@ -66,10 +66,10 @@ struct InMemoryCacheTests {
         try await cache.store(a, as: "a", slot: .active)
         try await cache.store(b, as: "b", slot: .active)
         try await cache.store(pending, as: "a", slot: .pending)
-        #expect(await cache.load("a", slot: .active) == .hit(a))
-        #expect(await cache.load("b", slot: .active) == .hit(b))
-        #expect(await cache.load("a", slot: .pending) == .hit(pending))
-        #expect(await cache.load("b", slot: .pending) == .miss)
+        #expect(cache.load("a", slot: .active) == .hit(a))
+        #expect(cache.load("b", slot: .active) == .hit(b))
+        #expect(cache.load("a", slot: .pending) == .hit(pending))
+        #expect(cache.load("b", slot: .pending) == .miss)
     }
 
     @Test func promoteMovesPendingToActive() async throws {
@@ -77,10 +77,10 @@ struct InMemoryCacheTests {
         try await cache.store(sampleSnapshot("old"), as: "default", slot: .active)
         let next = sampleSnapshot("new")
         try await cache.store(next, as: "default", slot: .pending)
-        #expect(try await cache.promotePending("default"))
+        #expect(try cache.promotePending("default"))
         #expect(cache.snapshot("default") == next)
         #expect(cache.snapshot("default", slot: .pending) == nil)
-        #expect(try await cache.promotePending("default") == false)
+        #expect(try cache.promotePending("default") == false)
     }
 
     @Test func clearRemovesBothSlotsOfOneName() async throws {
@@ -89,8 +89,8 @@ struct InMemoryCacheTests {
         try await cache.store(sampleSnapshot("p"), as: "a", slot: .pending)
         try await cache.store(sampleSnapshot("b"), as: "b", slot: .active)
         try await cache.clear("a")
-        #expect(await cache.load("a", slot: .active) == .miss)
-        #expect(await cache.load("a", slot: .pending) == .miss)
+        #expect(cache.load("a", slot: .active) == .miss)
+        #expect(cache.load("a", slot: .pending) == .miss)
         #expect(cache.snapshot("b") != nil)
     }
 
@@ -100,9 +100,9 @@ struct InMemoryCacheTests {
         try await cache.store(snapshot, as: "default", slot: .active)
         let error = CacheError(.io(operation: "read", code: 5), message: "input/output error")
         cache.failLoads(with: error)
-        #expect(await cache.load("default", slot: .active) == .unreadable(error))
+        #expect(cache.load("default", slot: .active) == .unreadable(error))
         cache.failLoads(with: nil)
-        #expect(await cache.load("default", slot: .active) == .hit(snapshot))
+        #expect(cache.load("default", slot: .active) == .hit(snapshot))
     }
 
     @Test func failWritesThrowsFromEveryWriteAndChangesNothing() async throws {
@@ -114,7 +114,7 @@ struct InMemoryCacheTests {
         cache.failWrites(with: error)
         await #expect(throws: error) { try await cache.store(sampleSnapshot("x"), as: "default", slot: .active) }
         await #expect(throws: error) { try await cache.renew(sampleSnapshot("x").metadata, for: "default") }
-        await #expect(throws: error) { _ = try await cache.promotePending("default") }
+        #expect(throws: error) { _ = try cache.promotePending("default") }
         await #expect(throws: error) { try await cache.clear("default") }
         #expect(cache.snapshot("default") == snapshot)
         #expect(cache.snapshot("default", slot: .pending) == snapshot)
@@ -130,7 +130,7 @@ struct InMemoryCacheTests {
         try await cache.store(sampleSnapshot("{}"), as: "default", slot: .active)
         cache.corrupt("default")
         for _ in 0..<2 {
-            guard case .unreadable(let error) = await cache.load("default", slot: .active) else {
+            guard case .unreadable(let error) = cache.load("default", slot: .active) else {
                 Issue.record("expected unreadable")
                 return
             }
@@ -140,7 +140,7 @@ struct InMemoryCacheTests {
         await #expect(throws: CacheError.self) { try await cache.renew(sampleSnapshot("x").metadata, for: "default") }
         let fresh = sampleSnapshot("fresh")
         try await cache.store(fresh, as: "default", slot: .active)
-        #expect(await cache.load("default", slot: .active) == .hit(fresh))
+        #expect(cache.load("default", slot: .active) == .hit(fresh))
     }
 
     @Test func corruptingAPendingSlotLeavesActiveReadable() async throws {
@@ -148,8 +148,8 @@ struct InMemoryCacheTests {
         let active = sampleSnapshot("a")
         try await cache.store(active, as: "default", slot: .active)
         cache.corrupt("default", slot: .pending)
-        #expect(await cache.load("default", slot: .active) == .hit(active))
-        guard case .unreadable = await cache.load("default", slot: .pending) else {
+        #expect(cache.load("default", slot: .active) == .hit(active))
+        guard case .unreadable = cache.load("default", slot: .pending) else {
             Issue.record("expected unreadable")
             return
         }
@@ -157,9 +157,9 @@ struct InMemoryCacheTests {
 
     @Test func operationsAreLoggedInOrderWhateverTheOutcome() async throws {
         let cache = InMemoryCache()
-        _ = await cache.load("c", slot: .active)
+        _ = cache.load("c", slot: .active)
         try await cache.store(sampleSnapshot("{}"), as: "c", slot: .pending)
-        _ = try await cache.promotePending("c")
+        _ = try cache.promotePending("c")
         try? await cache.renew(sampleSnapshot("{}").metadata, for: "missing")
         try await cache.clear("c")
         _ = cache.snapshot("c")
@@ -172,6 +172,6 @@ struct InMemoryCacheTests {
         let snapshot = sampleSnapshot(#"{"x":1}"#)
         try await first.store(snapshot, as: "default", slot: .active)
         let second: any SnapshotCache = cache
-        #expect(await second.load("default", slot: .active) == .hit(snapshot))
+        #expect(second.load("default", slot: .active) == .hit(snapshot))
     }
 }

@@ -11,39 +11,39 @@ func descriptor(_ name: String) -> KeyDescriptor {
 
 @Suite("InMemoryOverrideSource")
 struct InMemoryOverrideSourceTests {
-    @Test func overridesAnswerOnlyForTheRequestedKeysWithOrigins() async {
+    @Test func overridesAnswerOnlyForTheRequestedKeysWithOrigins() {
         let source = InMemoryOverrideSource(name: "debug", values: ["a": .value(true), "b": .text("yes")])
-        let snapshot = await source.overrides(for: [descriptor("a"), descriptor("z")])
+        let snapshot = source.overrides(for: [descriptor("a"), descriptor("z")])
         #expect(snapshot == OverrideSnapshot(values: ["a": OverrideValue(.value(true), origin: "debug:a")]))
         #expect(source.name == "debug")
     }
 
-    @Test func setRemoveAndRemoveAllChangeTheValues() async {
+    @Test func setRemoveAndRemoveAllChangeTheValues() {
         let source = InMemoryOverrideSource()
         let keys = [descriptor("a"), descriptor("b")]
         source.set("a", .text("on"))
         source.set("b", value: .int(3))
         #expect(
-            await source.overrides(for: keys).values == [
+            source.overrides(for: keys).values == [
                 "a": OverrideValue(.text("on"), origin: "memory:a"),
                 "b": OverrideValue(.value(.int(3)), origin: "memory:b"),
             ])
         source.remove("a")
-        #expect(await source.overrides(for: keys).values.keys.sorted() == ["b"])
+        #expect(source.overrides(for: keys).values.keys.sorted() == ["b"])
         source.removeAll()
-        #expect(await source.overrides(for: keys) == .empty)
+        #expect(source.overrides(for: keys) == .empty)
     }
 
-    @Test func reportedProblemsAreReturnedNotThrown() async {
+    @Test func reportedProblemsAreReturnedNotThrown() {
         let source = InMemoryOverrideSource(values: ["a": .value(true)])
         source.report(problem: "line 3: missing '='")
-        let snapshot = await source.overrides(for: [descriptor("a")])
+        let snapshot = source.overrides(for: [descriptor("a")])
         #expect(snapshot.problems == ["line 3: missing '='"])
         #expect(snapshot.values["a"] != nil)
         source.removeAll()
-        #expect(await source.overrides(for: []).problems == ["line 3: missing '='"])
+        #expect(source.overrides(for: []).problems == ["line 3: missing '='"])
         source.clearProblems()
-        #expect(await source.overrides(for: []).problems.isEmpty)
+        #expect(source.overrides(for: []).problems.isEmpty)
     }
 
     @Test func changesYieldTheCurrentStateFirstThenEachChange() async {

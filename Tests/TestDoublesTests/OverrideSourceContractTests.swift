@@ -42,9 +42,8 @@ struct OverrideSourceContractTests {
         ).run()
         report.recordIssues()
         #expect(report.passed)
-        // LinesSource has only the async call, so the synchronous check is skipped on its own.
-        #expect(report.skipped.map(\.name) == [Check.eachChange.rawValue, Check.synchronousAnswer.rawValue])
-        #expect(report.check(named: Check.synchronousAnswer.rawValue)?.outcome == .skipped(.asynchronousOnly))
+        #expect(report.skipped.map(\.name) == [Check.eachChange.rawValue])
+        #expect(report.check(named: Check.eachChange.rawValue)?.outcome == .skipped(.immutable))
     }
 
     @Test func anImmutableSourceThatDoesNotDeclareItFailsNamingTheCapability() async {
@@ -93,7 +92,7 @@ struct OverrideSourceContractTests {
     }
 
     @Test func aSequenceThatNeverFinishesOnCancelIsCaught() async {
-        let sources = LockedState<[NeverFinishingSource]>([])
+        let sources = Locked<[NeverFinishingSource]>([])
         let report = await overrideContract(
             "never finishes", timeLimit: 1.5, cancellationBound: 0.2,
             wrap: { inner in
@@ -103,7 +102,7 @@ struct OverrideSourceContractTests {
             },
             inner: { _ in InMemoryOverrideSource() }
         ).run()
-        for source in sources.withLock({ $0 }) { source.releaseAll() }
+        for source in sources.current { source.releaseAll() }
         #expect(caught(report, .cancellationEnds))
         #expect(report.check(named: Check.cancellationEnds.rawValue)?.failureMessage?.contains("0.2 s") == true)
     }

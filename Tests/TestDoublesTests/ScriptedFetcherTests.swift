@@ -157,11 +157,11 @@ struct ScriptedFetcherTests {
 
 /// A thread-safe Boolean for tests.
 final class Flag: Sendable {
-    private let state = LockedState(false)
+    private let state = Locked(false)
     /// Sets the flag.
     func set() { state.withLock { $0 = true } }
     /// Whether it was set.
-    var isSet: Bool { state.withLock { $0 } }
+    var isSet: Bool { state.current }
 }
 
 @Suite("FetchHold")

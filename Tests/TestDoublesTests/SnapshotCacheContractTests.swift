@@ -21,15 +21,6 @@ struct SnapshotCacheContractTests {
         #expect(report.checks.map(\.name) == Check.allCases.map(\.rawValue))
     }
 
-    @Test func aCacheWithOnlyAsyncCallsSkipsTheSynchronousCheckOnItsOwn() async {
-        let report = await cacheContract("ForwardingCache", make: { ForwardingCache() }, inner: { $0.inner }).run()
-        report.recordIssues()
-        #expect(report.passed)
-        #expect(report.skipped.map(\.name) == [Check.synchronousCalls.rawValue])
-        #expect(report.check(named: Check.synchronousCalls.rawValue)?.outcome == .skipped(.asynchronousOnly))
-        #expect(report.description.contains("skipped, the adapter has only async calls (asynchronousOnly)"))
-    }
-
     @Test func inMemoryCacheDeclaringEveryCapabilitySkipsOnlyThoseChecks() async {
         let report = await SnapshotCacheContract<InMemoryCache>(
             subject: "InMemoryCache, bare", capabilities: [.unmeasuredWrites, .cannotDamageData, .noWriteFaults],
@@ -125,10 +116,36 @@ struct SnapshotCacheContractTests {
         #expect(report.check(named: Check.emptyMiss.rawValue)?.failureMessage?.contains("expected a miss") == true)
     }
 
+    @Test func aRenewalThatKeepsTheOldMetadataIsCaught() async {
+        let report = await cacheContract(
+            "renew keeps old metadata", make: { RenewKeepsOldMetadataCache() }, inner: { $0.inner }
+        ).run()
+        #expect(report.failures.map(\.name) == [Check.renewMetadata.rawValue])
+        #expect(report.check(named: Check.renewMetadata.rawValue)?.failureMessage?.contains("fetchedAt") == true)
+    }
+
     @Test func aRenewalThatCreatesASnapshotIsCaught() async {
         let report = await cacheContract("renew creates", make: { RenewCreatesCache() }, inner: { $0.inner }).run()
-        #expect(caught(report, SnapshotCacheContract<RenewCreatesCache>.Check.renewMetadata))
-        #expect(report.failures.map(\.name) == [Check.renewMetadata.rawValue])
+        #expect(caught(report, SnapshotCacheContract<RenewCreatesCache>.Check.renewAbsent))
+        #expect(report.failures.map(\.name) == [Check.renewAbsent.rawValue])
+        #expect(
+            report.check(named: Check.renewAbsent.rawValue)?.failureMessage?.contains("must not create a snapshot") == true)
+    }
+
+    @Test func aRenewalOfAnAbsentNameThatSucceedsIsCaught() async {
+        let report = await cacheContract(
+            "renew absent succeeds", make: { RenewAbsentSucceedsCache() }, inner: { $0.inner }
+        ).run()
+        #expect(report.failures.map(\.name) == [Check.renewAbsent.rawValue])
+        #expect(report.check(named: Check.renewAbsent.rawValue)?.failureMessage?.contains("succeeded") == true)
+    }
+
+    @Test func aRenewalOfAnAbsentNameThatThrowsAnotherErrorIsCaught() async {
+        let report = await cacheContract(
+            "renew absent, wrong error", make: { RenewAbsentWrongErrorCache() }, inner: { $0.inner }
+        ).run()
+        #expect(report.failures.map(\.name) == [Check.renewAbsent.rawValue])
+        #expect(report.check(named: Check.renewAbsent.rawValue)?.failureMessage?.contains("threw") == true)
     }
 
     @Test func aClearThatKeepsThePendingSnapshotIsCaught() async {
@@ -147,14 +164,9 @@ struct SnapshotCacheContractTests {
 
 /// A thread-safe counter for tests.
 final class Counter: Sendable {
-    private let state = LockedState(0)
+    private let state = Locked(0)
     /// Adds one.
     func increment() { state.withLock { $0 += 1 } }
     /// The count.
-    var value: Int { state.withLock { $0 } }
-}
-
-/// Every call forwarded to an InMemoryCache, and only the `async` ones.
-private struct ForwardingCache: WrappingCache {
-    let inner = InMemoryCache()
+    var value: Int { state.current }
 }

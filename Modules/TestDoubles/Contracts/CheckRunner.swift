@@ -1,3 +1,4 @@
+import ConfigPorts
 import Foundation
 
 /// Why a check failed: what was expected, what happened, what to fix.
@@ -10,54 +11,64 @@ struct ContractFailure: Error {
 
 /// The step a check is at, so a check stopped by the watchdog says where it hung.
 final class CheckProgress: Sendable {
-    private let step = LockedState("starting")
+    private let step = Locked("starting")
 
     /// Records the step about to run.
     func at(_ description: String) { step.withLock { $0 = description } }
 
     /// The last recorded step.
-    var current: String { step.withLock { $0 } }
+    var current: String { step.current }
 }
 
-/// One check of a suite: its name, the capabilities that skip it, and its body.
-struct CheckDefinition: Sendable {
-    let name: String
-    let skippedBy: [ContractCapability]
-    let body: @Sendable (CheckProgress) async throws(ContractFailure) -> Void
-}
-
-/// Runs checks one after the other, each under the watchdog, and collects a report.
+/// Runs a suite's checks one after the other, each under the watchdog, and collects the report.
 enum CheckRunner {
-    static func run(
+    /// Runs `body` for every check not skipped by a declared capability; a check fails when `body` throws or hangs.
+    static func run<Check: CaseIterable & RawRepresentable<String> & Sendable>(
         suite: String, subject: String, capabilities: Set<ContractCapability>, timeLimit: TimeInterval,
-        checks: [CheckDefinition]
+        skips: (Check) -> [ContractCapability],
+        body: @escaping @Sendable (Check, CheckProgress) async throws(ContractFailure) -> Void
     ) async -> ContractReport {
         var results: [ContractCheck] = []
-        for check in checks {
-            if let capability = check.skippedBy.first(where: capabilities.contains) {
-                results.append(ContractCheck(name: check.name, outcome: .skipped(capability)))
+        for check in Check.allCases {
+            if let capability = skips(check).first(where: capabilities.contains) {
+                results.append(ContractCheck(name: check.rawValue, outcome: .skipped(capability)))
                 continue
             }
             let progress = CheckProgress()
-            let failure = await Watchdog.run(limit: timeLimit) { () -> String? in
-                do throws(ContractFailure) {
-                    try await check.body(progress)
-                    return nil
-                } catch {
-                    return error.message
+            let finished = await Watchdog.run(limit: timeLimit) {
+                await thrownError { () async throws(ContractFailure) in try await body(check, progress) }?.message
+            }
+            let outcome: ContractCheck.Outcome =
+                switch finished {
+                case nil:
+                    .failed("did not finish within the \(format(timeLimit)) time limit; it was stuck at: \(progress.current)")
+                case .some(nil): .passed
+                case .some(.some(let message)): .failed(message)
                 }
-            }
-            let outcome: ContractCheck.Outcome
-            switch failure {
-            case nil:
-                outcome = .failed(
-                    "did not finish within the \(format(timeLimit)) time limit; it was stuck at: \(progress.current)")
-            case .some(nil): outcome = .passed
-            case .some(.some(let message)): outcome = .failed(message)
-            }
-            results.append(ContractCheck(name: check.name, outcome: outcome))
+            results.append(ContractCheck(name: check.rawValue, outcome: outcome))
         }
         return ContractReport(suite: suite, subject: subject, checks: results)
+    }
+
+    /// Runs `body` on a subject the check made, then hands the subject to `discard`, whether `body` failed or not.
+    static func using<Subject>(
+        _ subject: Subject, _ progress: CheckProgress, discard: ((Subject) async -> Void)?,
+        _ body: (Subject) async throws(ContractFailure) -> Void
+    ) async throws(ContractFailure) {
+        let failure = await thrownError { () async throws(ContractFailure) in try await body(subject) }
+        progress.at("discarding the \(Subject.self)")
+        await discard?(subject)
+        if let failure { throw failure }
+    }
+}
+
+/// The error `body` throws, or `nil` when it returns.
+func thrownError<E: Error>(_ body: () async throws(E) -> Void) async -> E? {
+    do throws(E) {
+        try await body()
+        return nil
+    } catch {
+        return error
     }
 }
 
@@ -77,16 +88,10 @@ func hook<T>(_ name: String, _ body: () async throws -> T) async throws(Contract
 
 /// Fails with a message naming the missing hook and the capability that would skip the check instead.
 func missingHook(_ name: String, orDeclare capability: ContractCapability) -> ContractFailure {
-    ContractFailure(
-        "no \(name) hook was given; provide one, or declare the capability .\(capability) to skip this check")
+    ContractFailure("no \(name) hook was given; provide one, or declare the capability .\(capability) to skip this check")
 }
 
 /// `2 s`, `0.5 s`.
 func format(_ seconds: TimeInterval) -> String {
     seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
-}
-
-/// Cancels the current task, so the next call sees a cancelled task from its start.
-func cancelCurrentTask() {
-    withUnsafeCurrentTask { $0?.cancel() }
 }

@@ -1,10 +1,8 @@
 import Foundation
 
-/// Something an adapter declares it cannot do, so the contract check that needs it is skipped (and reported as skipped).
+/// Something an adapter declares it cannot do, so the contract checks that need it are reported as skipped.
 ///
-/// A check is never skipped for any other reason (except ``asynchronousOnly``, which a suite
-/// finds out from the adapter's type): a missing hook without the matching declared
-/// capability fails the check with a message naming both.
+/// A missing hook without the matching declared capability fails the check, naming both.
 public struct ContractCapability: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The capability's name, for example `noValidators`.
     public var rawValue: String
@@ -38,13 +36,6 @@ public struct ContractCapability: RawRepresentable, Sendable, Hashable, CustomSt
     public static let cannotDamageData = ContractCapability(rawValue: "cannotDamageData")
     /// Writes cannot be made to fail (no `failWrites` hook): the failed-write check is not run.
     public static let noWriteFaults = ContractCapability(rawValue: "noWriteFaults")
-
-    // MARK: Snapshot cache and override source
-
-    /// The adapter has only the `async` calls (it is not a `SynchronousSnapshotCache` or a
-    /// `SynchronousOverrideSource`): the check that its synchronous calls agree is not run. The
-    /// suites add this themselves for such an adapter; you need not declare it.
-    public static let asynchronousOnly = ContractCapability(rawValue: "asynchronousOnly")
 
     // MARK: Override source
 

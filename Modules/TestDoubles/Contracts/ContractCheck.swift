@@ -29,13 +29,11 @@ public struct ContractCheck: Sendable, Hashable, CustomStringConvertible {
     /// The failure message, when the check failed.
     public var failureMessage: String? { if case .failed(let message) = outcome { message } else { nil } }
 
-    /// `✔ name`, `✘ name: message` or `– name: skipped (capability)`.
+    /// `✔ name`, `✘ name: message` or `– name: skipped, the adapter declared capability`.
     public var description: String {
         switch outcome {
         case .passed: "✔ \(name)"
         case .failed(let message): "✘ \(name): \(message)"
-        case .skipped(let capability) where capability == .asynchronousOnly:
-            "– \(name): skipped, the adapter has only async calls (\(capability))"
         case .skipped(let capability): "– \(name): skipped, the adapter declared \(capability)"
         }
     }

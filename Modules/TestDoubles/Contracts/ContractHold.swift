@@ -1,16 +1,11 @@
-import Foundation
-
 /// A request held in flight by the backend a contract drives, so the suite can cancel a fetch the backend has not answered.
-///
-/// Build one from a ``FetchHold`` with ``init(_:)``, or from your own server's signalling:
-/// `waitUntilReached` returns once the request is suspended in the backend; `release` lets it answer.
 public struct ContractHold: Sendable {
     /// Returns once the fetch's request has reached the backend and is held there.
     public var waitUntilReached: @Sendable () async -> Void
     /// Lets the held request answer (called by the suite when the check is done, to clean up).
     public var release: @Sendable () async -> Void
 
-    /// Creates a hold from two closures.
+    /// Creates a hold from your own server's signalling.
     public init(
         waitUntilReached: @escaping @Sendable () async -> Void, release: @escaping @Sendable () async -> Void
     ) {

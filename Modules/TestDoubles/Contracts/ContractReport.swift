@@ -2,9 +2,8 @@ import Foundation
 
 /// What a contract suite found about one adapter: every check with its outcome.
 ///
-/// Assert on it from any test framework: ``passed`` and ``failures`` for XCTest
-/// (`XCTAssertTrue(report.passed, report.description)`), or ``recordIssues(sourceLocation:)``
-/// under Swift Testing.
+/// Assert on ``passed`` (`XCTAssertTrue(report.passed, report.description)`), or call
+/// ``recordIssues(sourceLocation:)`` under Swift Testing.
 public struct ContractReport: Sendable, Hashable, CustomStringConvertible {
     /// The suite that ran, for example `FetcherContract`.
     public var suite: String
@@ -45,3 +44,18 @@ public struct ContractReport: Sendable, Hashable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 }
+
+#if canImport(Testing)
+    import Testing
+
+    extension ContractReport {
+        /// Records one Swift Testing issue per failed check, named after the check, at `sourceLocation`.
+        public func recordIssues(sourceLocation: SourceLocation = #_sourceLocation) {
+            for check in failures {
+                Issue.record(
+                    Comment(rawValue: "\(suite) on \(subject): \(check.name): \(check.failureMessage ?? "")"),
+                    sourceLocation: sourceLocation)
+            }
+        }
+    }
+#endif

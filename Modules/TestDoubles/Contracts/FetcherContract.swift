@@ -4,10 +4,9 @@ import Foundation
 
 /// The contract every ``ConfigFetcher`` must pass, as a suite you run against your own adapter.
 ///
-/// You provide a factory for the fetcher and hooks that drive its backend; the suite serves its two
-/// documented payloads (``firstPayload``, ``secondPayload``), fetches, and checks each rule of the
-/// port. Declare what your backend cannot do with ``capabilities``; the matching checks are then
-/// reported as skipped, never silently dropped.
+/// You give a factory for the fetcher and hooks that drive its backend; each check gets a fresh
+/// fetcher after the fault is cleared and ``firstPayload`` is served. Declare what your backend
+/// cannot do in ``capabilities``: the checks that need it are reported as skipped.
 ///
 /// ```swift
 /// let backend = InMemoryFetcher(json: "{}")
@@ -27,11 +26,6 @@ import Foundation
 /// ).run()
 /// #expect(report.passed, "\(report)")
 /// ```
-///
-/// Checks run one after the other, each with a fresh fetcher from `makeFetcher`, after the fault is
-/// cleared and ``firstPayload`` is served. Each check must finish within ``timeLimit`` (a watchdog
-/// that never fires for a working adapter); cancellation must end a fetch within
-/// ``cancellationBound``, the one check that measures real time.
 public struct FetcherContract: Sendable {
     /// A failure the backend can be told to produce.
     public enum Fault: Sendable, Hashable {
@@ -131,21 +125,20 @@ public struct FetcherContract: Sendable {
 
     /// Runs every check against the adapter and reports each outcome. Never throws, never traps.
     public func run() async -> ContractReport {
-        let seen = Observations()
-        let checks: [CheckDefinition] = Check.allCases.map { check in
-            CheckDefinition(name: check.rawValue, skippedBy: skips(check)) { progress throws(ContractFailure) in
-                try await body(of: check, progress: progress, seen: seen)
-            }
-        }
+        let seen = Locked<[Result<FetchResult, FetchError>]>([])
         let report = await CheckRunner.run(
-            suite: "FetcherContract", subject: subject, capabilities: capabilities, timeLimit: timeLimit, checks: checks
-        )
-        // Leave the backend healthy for whatever the author's test does next.
-        try? await setFault?(nil)
+            suite: "FetcherContract", subject: subject, capabilities: capabilities, timeLimit: timeLimit, skips: skips
+        ) { (check: Check, progress) throws(ContractFailure) in
+            progress.at("resetting the backend (setFault(nil), serve(firstPayload))")
+            if let setFault { try await hook("setFault") { try await setFault(nil) } }
+            try await hook("serve") { try await serve(Self.firstPayload) }
+            progress.at("making the fetcher")
+            let fetcher = try await hook("makeFetcher") { try await makeFetcher() }
+            try await perform(check, Session(fetcher: fetcher, name: configurationName, seen: seen, progress: progress))
+        }
+        try? await setFault?(nil)  // Leave the backend healthy for whatever the test does next.
         return report
     }
-
-    // MARK: - Checks
 
     private func skips(_ check: Check) -> [ContractCapability] {
         switch check {
@@ -158,11 +151,7 @@ public struct FetcherContract: Sendable {
         }
     }
 
-    private var hasValidators: Bool { !capabilities.contains(.noValidators) }
-
-    private func body(of check: Check, progress: CheckProgress, seen: Observations) async throws(ContractFailure) {
-        let fetcher = try await prepare(progress)
-        let session = Session(fetcher: fetcher, name: configurationName, seen: seen, progress: progress)
+    private func perform(_ check: Check, _ session: Session) async throws(ContractFailure) {
         switch check {
         case .firstFetch: try await checkFirstFetch(session)
         case .unconditionalFetch: try await checkUnconditionalFetch(session)
@@ -179,13 +168,12 @@ public struct FetcherContract: Sendable {
         }
     }
 
-    /// Clears any fault, serves the first payload and makes a fresh fetcher.
-    private func prepare(_ progress: CheckProgress) async throws(ContractFailure) -> any ConfigFetcher {
-        progress.at("resetting the backend (setFault(nil), serve(firstPayload))")
-        if let setFault { try await hook("setFault") { try await setFault(nil) } }
-        try await hook("serve") { try await serve(Self.firstPayload) }
-        progress.at("making the fetcher")
-        return try await hook("makeFetcher") { try await makeFetcher() }
+    private var hasValidators: Bool { !capabilities.contains(.noValidators) }
+
+    /// The faults the backend can be given, as declared: none, temporary, or both.
+    private var injectableFaults: [Fault] {
+        guard setFault != nil, !capabilities.contains(.noFaultInjection) else { return [] }
+        return capabilities.contains(.noPermanentFailure) ? [.temporary] : [.temporary, .permanent]
     }
 
     private func checkFirstFetch(_ session: Session) async throws(ContractFailure) {
@@ -259,7 +247,7 @@ public struct FetcherContract: Sendable {
 
     private func checkFailure(_ session: Session, fault: Fault) async throws(ContractFailure) {
         guard let setFault else { throw missingHook("setFault", orDeclare: .noFaultInjection) }
-        let kind = fault == .temporary ? "temporary" : "permanent"
+        let kind = "\(fault)"
         session.progress.at("injecting a \(kind) fault")
         try await hook("setFault") { try await setFault(fault) }
         let result = await session.fetch(.none, "a fetch while the backend fails (\(kind))")
@@ -268,51 +256,27 @@ public struct FetcherContract: Sendable {
                 "a fetch while the backend had a \(kind) fault answered \(describe(result)); it must throw a FetchError "
                     + "(check the setFault hook really breaks the backend)")
         }
-        try require(
-            error.kind != .cancelled, "a \(kind) backend failure was reported as \(describe(error)); say what failed")
+        try require(error.kind != .cancelled, "a \(kind) backend failure was reported as \(describe(error)); say what failed")
         try require(
             !error.message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
             "a \(kind) backend failure has an empty message; say what happened and what to do")
-        switch fault {
-        case .temporary:
-            try require(
-                error.isRetryable,
-                "a temporary backend failure came back as \(describe(error)): the scheduler "
-                    + "would give up on a failure that may pass; advise .backoff or .after(date)")
-        case .permanent:
-            try require(
-                !error.isRetryable,
-                "a permanent backend failure came back as \(describe(error)): the scheduler "
-                    + "would keep retrying something that cannot succeed; advise .doNotRetry")
-        }
+        let advice =
+            fault == .temporary
+            ? "would give up on a failure that may pass; advise .backoff or .after(date)"
+            : "would keep retrying something that cannot succeed; advise .doNotRetry"
+        try require(
+            error.isRetryable == (fault == .temporary),
+            "a \(kind) backend failure came back as \(describe(error)): the scheduler \(advice)")
         session.progress.at("clearing the fault")
         try await hook("setFault") { try await setFault(nil) }
         _ = try await session.expectPayload(Self.firstPayload, for: .none, "a fetch after the \(kind) fault cleared")
     }
 
     private func checkCancelledBeforeStart(_ session: Session) async throws(ContractFailure) {
-        session.progress.at("fetching in an already-cancelled task")
-        let task = Task { () -> Result<FetchResult, FetchError> in
-            cancelCurrentTask()
-            return await session.fetch(.none, "a fetch in a cancelled task")
+        guard let result = await session.fetchInCancelledTask(within: cancellationBound) else {
+            throw ContractFailure("a fetch started in an already-cancelled task did not end within \(format(cancellationBound))")
         }
-        guard let result = await Watchdog.run(limit: cancellationBound, { await task.value }) else {
-            throw ContractFailure(
-                "a fetch started in an already-cancelled task did not end within \(format(cancellationBound))")
-        }
-        switch result {
-        case .failure(let error) where error.kind == .cancelled: return
-        case .failure(let error):
-            throw ContractFailure(
-                "a fetch in a cancelled task failed with \(describe(error)) instead of FetchError.cancelled; misreported "
-                    + "cancellation makes the scheduler back off and retry a refresh nobody wants")
-        case .success(.modified(let payload)) where payload.bytes == Self.firstPayload:
-            return  // Finished without noticing the cancellation, with a correct answer: allowed.
-        case .success(let other):
-            throw ContractFailure(
-                "a fetch in a cancelled task answered \(describe(.success(other))) instead of throwing "
-                    + "FetchError.cancelled (or answering the payload): it swallowed the cancellation")
-        }
+        try expectCancelled(result, "a fetch in a cancelled task", orPayload: true)
     }
 
     private func checkCancelledInFlight(_ session: Session) async throws(ContractFailure) {
@@ -332,16 +296,24 @@ public struct FetcherContract: Sendable {
                     + "backend held the request; pass cancellation on (URLSession does; otherwise use "
                     + "withTaskCancellationHandler) and throw FetchError.cancelled")
         }
+        try expectCancelled(result, "the fetch cancelled in flight, which the backend never answered,", orPayload: false)
+    }
+
+    /// Fails unless `result` is `FetchError.cancelled` or, when `orPayload`, the served payload.
+    private func expectCancelled(
+        _ result: Result<FetchResult, FetchError>, _ what: String, orPayload: Bool
+    ) throws(ContractFailure) {
         switch result {
         case .failure(let error) where error.kind == .cancelled: return
+        case .success(.modified(let payload)) where orPayload && payload.bytes == Self.firstPayload: return
         case .failure(let error):
             throw ContractFailure(
-                "the fetch cancelled in flight ended with \(describe(error)) instead of FetchError.cancelled; misreported "
-                    + "cancellation makes the scheduler back off and retry")
-        case .success(let answer):
+                "\(what) failed with \(describe(error)) instead of FetchError.cancelled; misreported cancellation makes "
+                    + "the scheduler back off and retry a refresh nobody wants")
+        case .success:
             throw ContractFailure(
-                "the fetch cancelled in flight answered \(describe(.success(answer))) although the backend never "
-                    + "answered: it swallowed the cancellation; throw FetchError.cancelled")
+                "\(what) answered \(describe(result)) instead of throwing FetchError.cancelled: it swallowed the "
+                    + "cancellation")
         }
     }
 
@@ -349,29 +321,20 @@ public struct FetcherContract: Sendable {
         let count = max(2, concurrentFetches)
         session.progress.at("running \(count) fetches at once")
         let results = await withTaskGroup(of: Result<FetchResult, FetchError>.self) { group in
-            for _ in 0..<count {
-                group.addTask { await session.fetch(.none, "one of \(count) concurrent fetches") }
-            }
-            var all: [Result<FetchResult, FetchError>] = []
-            for await result in group { all.append(result) }
-            return all
+            for _ in 0..<count { group.addTask { await session.fetch(.none, "one of \(count) concurrent fetches") } }
+            return await group.reduce(into: []) { $0.append($1) }
         }
-        var payloads: [FetchedPayload] = []
-        var problems: [String] = []
+        var validators: Set<Validators> = []
         for result in results {
-            switch result {
-            case .success(.modified(let payload)) where payload.bytes == Self.firstPayload: payloads.append(payload)
-            default: problems.append(describe(result))
+            guard case .success(.modified(let payload)) = result, payload.bytes == Self.firstPayload else {
+                throw ContractFailure(
+                    "one of \(count) concurrent unconditional fetches did not return the served payload: \(describe(result))")
             }
+            validators.insert(payload.validators)
         }
         try require(
-            problems.isEmpty,
-            "\(problems.count) of \(count) concurrent unconditional fetches did not return the served payload; "
-                + "first: \(problems.first ?? "")")
-        let distinct = Set(payloads.map(\.validators))
-        try require(
-            distinct.count == 1,
-            "\(count) concurrent fetches of one unchanged payload disagree on its validators: \(distinct)")
+            validators.count == 1,
+            "\(count) concurrent fetches of one unchanged payload disagree on its validators: \(validators)")
     }
 
     private func checkNoRetries(_ session: Session) async throws(ContractFailure) {
@@ -384,12 +347,9 @@ public struct FetcherContract: Sendable {
             made == 1,
             "one successful fetch made \(made) requests to the backend; expected exactly 1 (check the requestCount "
                 + "hook counts every request the fetcher makes)")
-        guard let setFault, !capabilities.contains(.noFaultInjection) else { return }
-        var faults: [Fault] = [.temporary]
-        if !capabilities.contains(.noPermanentFailure) { faults.append(.permanent) }
-        for fault in faults {
+        for fault in injectableFaults {
             session.progress.at("counting the requests of one failing fetch (\(fault))")
-            try await hook("setFault") { try await setFault(fault) }
+            try await hook("setFault") { try await setFault?(fault) }
             before = await requestCount()
             _ = await session.fetch(.none, "a fetch while the backend fails")
             made = await requestCount() - before
@@ -405,113 +365,90 @@ public struct FetcherContract: Sendable {
         let secrets = secrets.filter { !$0.isEmpty }
         guard !secrets.isEmpty else {
             throw ContractFailure(
-                "no secrets were listed; list the tokens or keys the fetcher is configured with in `secrets`, or "
-                    + "declare .noSecrets")
+                "no secrets were listed; list the tokens or keys the fetcher is configured with in `secrets`, or declare .noSecrets"
+            )
         }
-        if let setFault, !capabilities.contains(.noFaultInjection) {
-            var faults: [Fault] = [.temporary]
-            if !capabilities.contains(.noPermanentFailure) { faults.append(.permanent) }
-            for fault in faults {
-                session.progress.at("provoking a \(fault) error")
-                try await hook("setFault") { try await setFault(fault) }
-                _ = await session.fetch(.none, "a fetch while the backend fails")
-            }
-            try await hook("setFault") { try await setFault(nil) }
+        for fault in injectableFaults {
+            session.progress.at("provoking a \(fault) error")
+            try await hook("setFault") { try await setFault?(fault) }
+            _ = await session.fetch(.none, "a fetch while the backend fails")
         }
-        session.progress.at("provoking a cancellation error")
-        let cancelled = Task { () -> Result<FetchResult, FetchError> in
-            cancelCurrentTask()
-            return await session.fetch(.none, "a fetch in a cancelled task")
-        }
-        _ = await Watchdog.run(limit: cancellationBound) { await cancelled.value }
-        let (errors, sources) = session.seen.all
-        for (index, secret) in secrets.enumerated() {
-            let label = "secret #\(index + 1) of `secrets` (\(secret.count) characters)"
-            for error in errors {
-                let texts = [error.description, error.message, "\(error.kind)"]
-                if let leak = texts.first(where: { $0.contains(secret) }) {
-                    throw ContractFailure(
-                        "\(label) appears in an error: \(Rejection.redact(leak, secret: secret)); redact secrets "
-                            + "before building a FetchError")
-                }
-            }
-            if let leak = sources.first(where: { $0.contains(secret) }) {
-                throw ContractFailure(
-                    "\(label) appears in a payload's source: \(Rejection.redact(leak, secret: secret)); sources are "
-                        + "shown in provenance and logs")
-            }
-        }
-    }
-}
-
-// MARK: - Helpers
-
-extension FetcherContract {
-    /// Every error and payload source seen during one run, for the secret check.
-    fileprivate final class Observations: Sendable {
-        private let state = LockedState((errors: [FetchError](), sources: Set<String>()))
-
-        func record(_ result: Result<FetchResult, FetchError>) {
-            state.withLock { state in
-                switch result {
-                case .failure(let error): state.errors.append(error)
-                case .success(.modified(let payload)): state.sources.insert(payload.source)
-                case .success(.notModified): break
-                }
-            }
-        }
-
-        var all: (errors: [FetchError], sources: [String]) {
-            state.withLock { ($0.errors, $0.sources.sorted()) }
-        }
-    }
-
-    /// One check's fetcher with the helpers that call it.
-    fileprivate struct Session: Sendable {
-        let fetcher: any ConfigFetcher
-        let name: String
-        let seen: Observations
-        let progress: CheckProgress
-
-        func fetch(_ validators: Validators, _ what: String) async -> Result<FetchResult, FetchError> {
-            progress.at(what)
-            let result: Result<FetchResult, FetchError>
-            do throws(FetchError) {
-                result = .success(
-                    try await fetcher.fetch(FetchRequest(validators: validators, configurationName: name)))
-            } catch {
-                result = .failure(error)
-            }
-            seen.record(result)
-            return result
-        }
-
-        func expectPayload(
-            _ expected: Data, for validators: Validators, _ what: String
-        ) async throws(ContractFailure) -> FetchedPayload {
-            try expectPayload(expected, in: await fetch(validators, what), what)
-        }
-
-        func expectPayload(
-            _ expected: Data, in result: Result<FetchResult, FetchError>, _ what: String
-        ) throws(ContractFailure) -> FetchedPayload {
+        if !injectableFaults.isEmpty { try await hook("setFault") { try await setFault?(nil) } }
+        _ = await session.fetchInCancelledTask(within: cancellationBound)
+        // Everything the run showed: each error's texts, each payload's source.
+        let shown = session.seen.current.flatMap { result -> [(place: String, text: String)] in
             switch result {
-            case .failure(let error):
-                throw ContractFailure("\(what) failed: \(describe(error))")
-            case .success(.notModified(let validators)):
-                throw ContractFailure("\(what) answered notModified(\(validators)); expected the payload")
-            case .success(.modified(let payload)):
-                try require(
-                    payload.bytes == expected,
-                    "\(what) returned \(payload.bytes.count) bytes that differ from the \(expected.count) bytes the "
-                        + "backend serves; return the bytes exactly as received")
-                return payload
+            case .failure(let error): [error.description, error.message, "\(error.kind)"].map { ("an error", $0) }
+            case .success(.modified(let payload)): [("a payload's source", payload.source)]
+            case .success(.notModified): []
+            }
+        }
+        for (index, secret) in secrets.enumerated() {
+            if let leak = shown.first(where: { $0.text.contains(secret) }) {
+                throw ContractFailure(
+                    "secret #\(index + 1) of `secrets` (\(secret.count) characters) appears in \(leak.place): "
+                        + "\(Rejection.redact(leak.text, secret: secret)); errors and sources are shown in logs, so "
+                        + "redact secrets before building them")
             }
         }
     }
 }
 
-/// `modified(71 bytes, etag=…)`, `notModified(none)` or `error: fetch failed: …`.
+/// One check's fetcher with the helpers that call it.
+private struct Session: Sendable {
+    let fetcher: any ConfigFetcher
+    let name: String
+    /// Every result of the run, for the secret check.
+    let seen: Locked<[Result<FetchResult, FetchError>]>
+    let progress: CheckProgress
+
+    func fetch(_ validators: Validators, _ what: String) async -> Result<FetchResult, FetchError> {
+        progress.at(what)
+        let result: Result<FetchResult, FetchError>
+        do throws(FetchError) {
+            result = .success(try await fetcher.fetch(FetchRequest(validators: validators, configurationName: name)))
+        } catch {
+            result = .failure(error)
+        }
+        seen.withLock { $0.append(result) }
+        return result
+    }
+
+    /// An unconditional fetch in a task cancelled before it starts; `nil` if it did not end within `bound`.
+    func fetchInCancelledTask(within bound: TimeInterval) async -> Result<FetchResult, FetchError>? {
+        progress.at("fetching in an already-cancelled task")
+        let task = Task { () -> Result<FetchResult, FetchError> in
+            withUnsafeCurrentTask { $0?.cancel() }  // Cancelled before the fetch starts.
+            return await fetch(.none, "a fetch in a cancelled task")
+        }
+        return await Watchdog.run(limit: bound) { await task.value }
+    }
+
+    func expectPayload(_ expected: Data, for validators: Validators, _ what: String) async throws(ContractFailure)
+        -> FetchedPayload
+    {
+        try expectPayload(expected, in: await fetch(validators, what), what)
+    }
+
+    func expectPayload(
+        _ expected: Data, in result: Result<FetchResult, FetchError>, _ what: String
+    ) throws(ContractFailure) -> FetchedPayload {
+        switch result {
+        case .failure(let error):
+            throw ContractFailure("\(what) failed: \(describe(error))")
+        case .success(.notModified(let validators)):
+            throw ContractFailure("\(what) answered notModified(\(validators)); expected the payload")
+        case .success(.modified(let payload)):
+            try require(
+                payload.bytes == expected,
+                "\(what) returned \(payload.bytes.count) bytes that differ from the \(expected.count) bytes the "
+                    + "backend serves; return the bytes exactly as received")
+            return payload
+        }
+    }
+}
+
+/// `modified(71 bytes, etag=…)`, `notModified(none)` or `FetchError(…)`.
 private func describe(_ result: Result<FetchResult, FetchError>) -> String {
     switch result {
     case .success(.modified(let payload)): "modified(\(payload.bytes.count) bytes, \(payload.validators))"

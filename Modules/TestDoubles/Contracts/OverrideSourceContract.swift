@@ -4,11 +4,9 @@ import Foundation
 
 /// The contract every ``OverrideSource`` must pass, as a suite you run against your own adapter.
 ///
-/// The suite asks for the keys in ``keys`` and gives your factory the values to hold as text, by
-/// key name (``initialValues``); map names as your source does (`contract_flag` may become
-/// `MYAPP_CONTRACT_FLAG`). A returned override matches when it is `.text` of exactly that text, or
-/// a `.value` whose JSON text (or string) is that text. Sources that never change after they are
-/// made declare ``ContractCapability/immutable``.
+/// The suite asks for ``keys``; your factory gets the values to hold as text by key name (map
+/// names as your source does: `contract_flag` may become `MYAPP_CONTRACT_FLAG`). An override
+/// matches when it is `.text` of exactly that text, or a `.value` whose JSON text (or string) is it.
 ///
 /// ```swift
 /// let report = await OverrideSourceContract<InMemoryOverrideSource>(
@@ -40,8 +38,6 @@ public struct OverrideSourceContract<Source: OverrideSource>: Sendable {
         case cancellationEnds = "overrides.cancellation-ends-the-sequence"
         /// A malformed entry is reported in `problems` while the well-formed values stay.
         case problemsReported = "overrides.problems-are-reported-not-thrown"
-        /// A `SynchronousOverrideSource` answers on the calling thread what `overrides(for:)` answers.
-        case synchronousAnswer = "overrides.synchronous-answer-agrees-with-the-async-one"
     }
 
     /// The keys the suite asks for: `contract_flag` (Bool), `contract_count` (Int), `contract_label` (String).
@@ -113,112 +109,71 @@ public struct OverrideSourceContract<Source: OverrideSource>: Sendable {
 
     /// Runs every check against the adapter and reports each outcome. Never throws, never traps.
     public func run() async -> ContractReport {
-        let checks: [CheckDefinition] = Check.allCases.map { check in
-            CheckDefinition(name: check.rawValue, skippedBy: skips(check)) { progress throws(ContractFailure) in
-                progress.at("making the source")
-                let malformed = check == .problemsReported
-                let source: Source
-                if malformed {
-                    guard let makeSourceWithMalformedEntry else {
-                        throw missingHook("makeSourceWithMalformedEntry", orDeclare: .noMalformedInput)
-                    }
-                    source = try await hook("makeSourceWithMalformedEntry") {
-                        try await makeSourceWithMalformedEntry(Self.initialValues)
-                    }
-                } else {
-                    source = try await hook("makeSource") { try await makeSource(Self.initialValues) }
+        await CheckRunner.run(
+            suite: "OverrideSourceContract", subject: subject, capabilities: capabilities, timeLimit: timeLimit,
+            skips: skips
+        ) { (check: Check, progress) throws(ContractFailure) in
+            progress.at("making the source")
+            let source: Source
+            if check == .problemsReported {
+                guard let makeSourceWithMalformedEntry else {
+                    throw missingHook("makeSourceWithMalformedEntry", orDeclare: .noMalformedInput)
                 }
-                let outcome: ContractFailure?
-                do throws(ContractFailure) {
-                    try await body(of: check, source: source, progress: progress)
-                    outcome = nil
-                } catch {
-                    outcome = error
+                source = try await hook("makeSourceWithMalformedEntry") {
+                    try await makeSourceWithMalformedEntry(Self.initialValues)
                 }
-                progress.at("discarding the source")
-                await discard?(source)
-                if let outcome { throw outcome }
+            } else {
+                source = try await hook("makeSource") { try await makeSource(Self.initialValues) }
+            }
+            try await CheckRunner.using(source, progress, discard: discard) { source throws(ContractFailure) in
+                try await perform(check, source, progress)
             }
         }
-        // A source without a synchronous answer is not asked for one.
-        let isSynchronous = Source.self is any SynchronousOverrideSource.Type
-        return await CheckRunner.run(
-            suite: "OverrideSourceContract", subject: subject,
-            capabilities: isSynchronous ? capabilities : capabilities.union([.asynchronousOnly]), timeLimit: timeLimit,
-            checks: checks)
     }
 
     private func skips(_ check: Check) -> [ContractCapability] {
         switch check {
         case .eachChange: [.immutable]
         case .problemsReported: [.noMalformedInput]
-        case .synchronousAnswer: [.asynchronousOnly]
         default: []
         }
     }
 
     private var isMutable: Bool { !capabilities.contains(.immutable) }
 
-    private func body(of check: Check, source: Source, progress: CheckProgress) async throws(ContractFailure) {
+    private func perform(_ check: Check, _ source: Source, _ progress: CheckProgress) async throws(ContractFailure) {
         switch check {
-        case .valuesReturned: try await checkValuesReturned(source, progress)
+        case .valuesReturned: try checkValuesReturned(source, progress)
         case .currentFirst: try await checkCurrentFirst(source, progress)
         case .eachChange: try await checkEachChange(source, progress)
         case .manySubscribers: try await checkManySubscribers(source, progress)
         case .cancellationEnds: try await checkCancellationEnds(source, progress)
-        case .problemsReported: try await checkProblemsReported(source, progress)
-        case .synchronousAnswer: try await checkSynchronousAnswer(source, progress)
+        case .problemsReported: try checkProblemsReported(source, progress)
         }
     }
 
     // MARK: - Checks
 
-    private func checkValuesReturned(_ source: Source, _ progress: CheckProgress) async throws(ContractFailure) {
-        try require(
-            !source.name.isEmpty, "the source's name is empty; name it for provenance (for example environment)")
+    private func checkValuesReturned(_ source: Source, _ progress: CheckProgress) throws(ContractFailure) {
+        try require(!source.name.isEmpty, "the source's name is empty; name it for provenance (for example environment)")
         progress.at("reading overrides(for:)")
-        let snapshot = await source.overrides(for: Self.keys)
+        let snapshot = source.overrides(for: Self.keys)
         if let mismatch = Self.mismatch(snapshot, Self.initialValues) {
             throw ContractFailure("overrides(for:) \(mismatch)")
         }
         // Problems are not checked here: a source may rightly report a name it holds that matches
         // no requested key (the unrequested key), as a hint for a typo.
         progress.at("reading overrides(for: [])")
-        let none = await source.overrides(for: [])
+        let none = source.overrides(for: [])
         try require(
             none.values.isEmpty,
             "overrides(for: []) returned values for \(none.values.keys.sorted()); answer only for the keys asked")
     }
 
-    private func checkSynchronousAnswer(_ source: Source, _ progress: CheckProgress) async throws(ContractFailure) {
-        guard let synchronous = source as? any SynchronousOverrideSource else {
-            throw ContractFailure("the source is not a SynchronousOverrideSource, yet the synchronous check ran")
-        }
-        for keys in [Self.keys, []] {
-            progress.at("reading overridesSynchronously(for: \(keys.map(\.name)))")
-            let now = synchronous.overridesSynchronously(for: keys)
-            let later = await source.overrides(for: keys)
-            try require(
-                now.values == later.values,
-                "overridesSynchronously(for: \(keys.map(\.name))) answered \(Self.describe(now)), but overrides(for:) "
-                    + "answered \(Self.describe(later)); both must give the current state")
-        }
-        if let mismatch = Self.mismatch(synchronous.overridesSynchronously(for: Self.keys), Self.initialValues) {
-            throw ContractFailure("overridesSynchronously(for:) \(mismatch)")
-        }
-    }
-
     private func checkCurrentFirst(_ source: Source, _ progress: CheckProgress) async throws(ContractFailure) {
         var iterator = source.changes(for: Self.keys).makeAsyncIterator()
         progress.at("waiting for the stream's first element, which must be the current state, at once")
-        guard let first = await iterator.next() else {
-            throw ContractFailure("changes(for:) finished without yielding anything; yield the current state first")
-        }
-        if let mismatch = Self.mismatch(first, Self.initialValues) {
-            throw ContractFailure(
-                "the first element of changes(for:) is not the current state: it \(mismatch); yield the current "
-                    + "state first, so a subscriber never misses it")
-        }
+        try await Self.expectCurrentState(from: &iterator, "the subscriber")
     }
 
     private func checkEachChange(_ source: Source, _ progress: CheckProgress) async throws(ContractFailure) {
@@ -241,13 +196,7 @@ public struct OverrideSourceContract<Source: OverrideSource>: Sendable {
         var iterators = (0..<count).map { _ in source.changes(for: Self.keys).makeAsyncIterator() }
         for index in iterators.indices {
             progress.at("waiting for subscriber \(index + 1) of \(count) to get the current state")
-            guard let first = await iterators[index].next() else {
-                throw ContractFailure("subscriber \(index + 1) of \(count): the stream finished without yielding")
-            }
-            if let mismatch = Self.mismatch(first, Self.initialValues) {
-                throw ContractFailure(
-                    "subscriber \(index + 1) of \(count) did not get the current state first: it \(mismatch)")
-            }
+            try await Self.expectCurrentState(from: &iterators[index], "subscriber \(index + 1) of \(count)")
         }
         guard isMutable, let update else { return }
         progress.at("updating the source")
@@ -260,22 +209,17 @@ public struct OverrideSourceContract<Source: OverrideSource>: Sendable {
     }
 
     private func checkCancellationEnds(_ source: Source, _ progress: CheckProgress) async throws(ContractFailure) {
-        let firstSeen = Latch()
-        let consumer = Task { () -> Int in
-            var count = 0
-            for await _ in source.changes(for: Self.keys) {
-                count += 1
-                if count == 1 { firstSeen.open() }
-            }
-            return count
+        let firstSeen = Promise<Void>()
+        let consumer = Task {
+            for await _ in source.changes(for: Self.keys) { firstSeen.fulfill(()) }
         }
         progress.at("waiting for the consumer to get the first element")
-        await firstSeen.wait()
+        _ = await firstSeen.wait()
         consumer.cancel()
         progress.at("waiting for the cancelled consumer's sequence to end")
-        let ended = await Watchdog.run(limit: cancellationBound) { await consumer.value }
+        let ended = await Watchdog.run(limit: cancellationBound) { await consumer.value } != nil
         try require(
-            ended != nil,
+            ended,
             "the sequence did not end within \(format(cancellationBound)) of the consuming task's cancellation; "
                 + "finish when the consumer cancels (AsyncStream(bufferingPolicy:) does; a stream made with "
                 + "unfolding: must stop waiting when its task is cancelled)")
@@ -285,9 +229,9 @@ public struct OverrideSourceContract<Source: OverrideSource>: Sendable {
         }
     }
 
-    private func checkProblemsReported(_ source: Source, _ progress: CheckProgress) async throws(ContractFailure) {
+    private func checkProblemsReported(_ source: Source, _ progress: CheckProgress) throws(ContractFailure) {
         progress.at("reading overrides(for:) from a source holding a malformed entry")
-        let snapshot = await source.overrides(for: Self.keys)
+        let snapshot = source.overrides(for: Self.keys)
         try require(
             !snapshot.problems.isEmpty,
             "a source holding a malformed entry reported no problem; put a message a person can act on in problems "
@@ -303,6 +247,21 @@ public struct OverrideSourceContract<Source: OverrideSource>: Sendable {
 // MARK: - Helpers
 
 extension OverrideSourceContract {
+    /// Reads a subscriber's first element, which must be the current state.
+    static func expectCurrentState(
+        from iterator: inout AsyncStream<OverrideSnapshot>.Iterator, _ subscriber: String
+    ) async throws(ContractFailure) {
+        guard let first = await iterator.next() else {
+            throw ContractFailure(
+                "for \(subscriber), changes(for:) finished without yielding anything; yield the current state first")
+        }
+        if let mismatch = mismatch(first, initialValues) {
+            throw ContractFailure(
+                "the first element \(subscriber) got from changes(for:) is not the current state: it \(mismatch); "
+                    + "yield the current state first, so a subscriber never misses it")
+        }
+    }
+
     /// Reads elements until one matches `values` (a source may yield intermediate states).
     static func awaitState(
         _ values: [String: String], from iterator: inout AsyncStream<OverrideSnapshot>.Iterator, _ what: String

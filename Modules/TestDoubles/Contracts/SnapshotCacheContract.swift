@@ -4,10 +4,11 @@ import Foundation
 
 /// The contract every ``SnapshotCache`` must pass, as a suite you run against your own adapter.
 ///
-/// You provide a factory that makes a cache over empty storage (a fresh temporary directory, a
-/// fresh database) and, where your storage allows, hooks to damage stored data, make writes fail,
-/// count payload bytes written and reopen the same storage. Declare what your cache cannot do with
-/// ``capabilities``; the matching checks are then reported as skipped.
+/// You give a factory that makes a cache over new, empty storage and, where your storage allows,
+/// hooks to reopen it, damage stored data, make writes fail and count payload bytes written; declare
+/// what it cannot do in ``capabilities``. Checks use names starting with `contract.`; `fetchedAt`
+/// may lose precision below a millisecond. Every renewal carries the content hash of the payload
+/// the name holds, so a cache may refuse a renewal naming another payload.
 ///
 /// ```swift
 /// let report = await SnapshotCacheContract<InMemoryCache>(
@@ -21,12 +22,6 @@ import Foundation
 ///     payloadBytesWritten: { $0.payloadBytesWritten }
 /// ).run()
 /// ```
-///
-/// Each check makes its own cache, uses names starting with `contract.`, and hands the cache to
-/// `discard` when done. Metadata round trips are compared exactly, except `fetchedAt`, which may
-/// lose precision below a millisecond. Every renewal the suite makes carries the content hash of
-/// the payload the name holds at that moment, as after a 304 for that payload, so a cache may
-/// refuse a renewal whose content hash names another payload (the file cache does).
 public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
     /// A way stored data can be damaged; the `damage` hook applies it to the stored entry.
     public enum Damage: String, Sendable, Hashable, CaseIterable {
@@ -46,8 +41,10 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         case emptyMiss = "cache.empty-cache-misses"
         /// A stored snapshot loads back with its bytes and every metadata field, in both slots and after reopening.
         case roundTrip = "cache.round-trip-keeps-payload-and-every-metadata-field"
-        /// `renew` replaces the active snapshot's metadata, keeps its payload and the pending slot, creates nothing.
+        /// `renew` replaces the active snapshot's metadata and keeps its payload and the pending slot.
         case renewMetadata = "cache.renew-replaces-only-the-metadata"
+        /// `renew` on a name with nothing stored throws `CacheError` `.notFound` and creates nothing.
+        case renewAbsent = "cache.renew-of-an-absent-name-throws-not-found"
         /// `renew` writes no payload bytes.
         case renewWritesNoPayload = "cache.renew-writes-no-payload-bytes"
         /// Storing, renewing, promoting and clearing one name never changes another.
@@ -62,8 +59,6 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         case pendingPromotion = "cache.pending-snapshot-is-promoted"
         /// A failed write throws a `CacheError` and leaves the previous snapshot readable.
         case failedWrite = "cache.failed-write-keeps-the-previous-snapshot"
-        /// A `SynchronousSnapshotCache` loads and promotes on the calling thread exactly as its `async` calls do.
-        case synchronousCalls = "cache.synchronous-calls-agree-with-the-async-ones"
     }
 
     /// The adapter's name in the report.
@@ -118,29 +113,16 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
 
     /// Runs every check against the adapter and reports each outcome. Never throws, never traps.
     public func run() async -> ContractReport {
-        let checks: [CheckDefinition] = Check.allCases.map { check in
-            CheckDefinition(name: check.rawValue, skippedBy: skips(check)) { progress throws(ContractFailure) in
-                progress.at("making the cache")
-                let cache = try await hook("makeCache") { try await makeCache() }
-                let session = Session(cache: cache, progress: progress)
-                let outcome: ContractFailure?
-                do throws(ContractFailure) {
-                    try await body(of: check, session)
-                    outcome = nil
-                } catch {
-                    outcome = error
-                }
-                progress.at("discarding the cache")
-                await discard?(cache)
-                if let outcome { throw outcome }
+        await CheckRunner.run(
+            suite: "SnapshotCacheContract", subject: subject, capabilities: capabilities, timeLimit: timeLimit,
+            skips: skips
+        ) { (check: Check, progress) throws(ContractFailure) in
+            progress.at("making the cache")
+            let cache = try await hook("makeCache") { try await makeCache() }
+            try await CheckRunner.using(cache, progress, discard: discard) { cache throws(ContractFailure) in
+                try await perform(check, Session(cache: cache, progress: progress))
             }
         }
-        // A cache without synchronous calls is not asked for them.
-        let isSynchronous = Cache.self is any SynchronousSnapshotCache.Type
-        return await CheckRunner.run(
-            suite: "SnapshotCacheContract", subject: subject,
-            capabilities: isSynchronous ? capabilities : capabilities.union([.asynchronousOnly]), timeLimit: timeLimit,
-            checks: checks)
     }
 
     private func skips(_ check: Check) -> [ContractCapability] {
@@ -148,16 +130,16 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         case .renewWritesNoPayload: [.unmeasuredWrites]
         case .damagedData: [.cannotDamageData]
         case .failedWrite: [.noWriteFaults]
-        case .synchronousCalls: [.asynchronousOnly]
         default: []
         }
     }
 
-    private func body(of check: Check, _ session: Session) async throws(ContractFailure) {
+    private func perform(_ check: Check, _ session: Session) async throws(ContractFailure) {
         switch check {
         case .emptyMiss: try await checkEmptyMiss(session)
         case .roundTrip: try await checkRoundTrip(session)
         case .renewMetadata: try await checkRenewMetadata(session)
+        case .renewAbsent: try await checkRenewAbsent(session)
         case .renewWritesNoPayload: try await checkRenewWritesNoPayload(session)
         case .namesApart: try await checkNamesApart(session)
         case .clear: try await checkClear(session)
@@ -165,7 +147,6 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         case .concurrentAccess: try await checkConcurrentAccess(session)
         case .pendingPromotion: try await checkPendingPromotion(session)
         case .failedWrite: try await checkFailedWrite(session)
-        case .synchronousCalls: try await checkSynchronousCalls(session)
         }
     }
 
@@ -173,7 +154,7 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
 
     private func checkEmptyMiss(_ session: Session) async throws(ContractFailure) {
         for slot in CacheSlot.allCases {
-            try await session.expectMiss("contract.empty", slot, "loading from an empty cache")
+            try session.expectMiss("contract.empty", slot, "loading from an empty cache")
         }
         let promoted = try await session.promote("contract.empty", "promoting in an empty cache")
         try require(!promoted, "promoting the pending snapshot of an empty cache answered true; there was none")
@@ -184,19 +165,19 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         let active = Self.sample("round trip, active", size: 3)
         let pending = Self.sample("round trip, pending", size: 5)
         try await session.store(active, name, .active)
-        try await session.expectHit(active, name, .active, "after storing it")
+        try session.expectHit(active, name, .active, "after storing it")
         try await session.store(pending, name, .pending)
-        try await session.expectHit(pending, name, .pending, "after storing it")
-        try await session.expectHit(active, name, .active, "after storing a pending snapshot")
+        try session.expectHit(pending, name, .pending, "after storing it")
+        try session.expectHit(active, name, .active, "after storing a pending snapshot")
         let replacement = Self.sample("round trip, replacement", size: 1)
         try await session.store(replacement, name, .active)
-        try await session.expectHit(replacement, name, .active, "after replacing it")
+        try session.expectHit(replacement, name, .active, "after replacing it")
         guard let reopen else { return }
         session.progress.at("reopening the cache over the same storage")
         let reopened = Session(
             cache: try await hook("reopen") { try await reopen(session.cache) }, progress: session.progress)
-        try await reopened.expectHit(replacement, name, .active, "after reopening the cache")
-        try await reopened.expectHit(pending, name, .pending, "after reopening the cache")
+        try reopened.expectHit(replacement, name, .active, "after reopening the cache")
+        try reopened.expectHit(pending, name, .pending, "after reopening the cache")
     }
 
     private func checkRenewMetadata(_ session: Session) async throws(ContractFailure) {
@@ -207,18 +188,21 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         try await session.store(pending, name, .pending)
         let renewed = Self.renewed(stored.metadata)
         try await session.renew(renewed, name)
-        try await session.expectHit(
+        try session.expectHit(
             CachedSnapshot(payload: stored.payload, metadata: renewed), name, .active, "after renewing its metadata")
-        try await session.expectHit(pending, name, .pending, "after renewing the active snapshot's metadata")
+        try session.expectHit(pending, name, .pending, "after renewing the active snapshot's metadata")
+    }
 
-        session.progress.at("renewing a name never stored")
-        do throws(CacheError) {
-            try await session.cache.renew(renewed, for: "contract.renew-absent")
-        } catch {
-            // Throwing (ideally `.notFound`) is the recommended answer; doing nothing is allowed.
+    private func checkRenewAbsent(_ session: Session) async throws(ContractFailure) {
+        let name = "contract.renew-absent"
+        session.progress.at("renewing \(name), a name never stored")
+        let thrown = await thrownError { () async throws(CacheError) in
+            try await session.cache.renew(Self.sample("renew absent", size: 1).metadata, for: name)
         }
-        try await session.expectMiss(
-            "contract.renew-absent", .active, "after renewing a name never stored (renew must not create a snapshot)")
+        try session.expectMiss(name, .active, "after renewing a name never stored (renew must not create a snapshot)")
+        let advice = "throw CacheError(.notFound, …), so the client learns the cache was purged and fetches the payload again"
+        guard let thrown else { throw ContractFailure("renewing \(name), a name never stored, succeeded; \(advice)") }
+        try require(thrown.kind == .notFound, "renewing \(name), a name never stored, threw \(thrown); \(advice)")
     }
 
     private func checkRenewWritesNoPayload(_ session: Session) async throws(ContractFailure) {
@@ -247,19 +231,19 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         let snapshotB = Self.sample("name ab", size: 3)
         try await session.store(snapshotA, a, .active)
         try await session.store(snapshotB, b, .active)
-        try await session.expectHit(snapshotA, a, .active, "after storing another name")
+        try session.expectHit(snapshotA, a, .active, "after storing another name")
         try await session.store(Self.sample("name a, pending", size: 1), a, .pending)
-        try await session.expectMiss(b, .pending, "after storing a pending snapshot under \(a)")
+        try session.expectMiss(b, .pending, "after storing a pending snapshot under \(a)")
         let replacedA = Self.sample("name a, replaced", size: 5)
         try await session.store(replacedA, a, .active)
-        try await session.expectHit(snapshotB, b, .active, "after replacing \(a)")
+        try session.expectHit(snapshotB, b, .active, "after replacing \(a)")
         // Renew the payload `a` holds now: a cache may refuse metadata naming another payload.
         try await session.renew(Self.renewed(replacedA.metadata), a)
-        try await session.expectHit(snapshotB, b, .active, "after renewing \(a)")
+        try session.expectHit(snapshotB, b, .active, "after renewing \(a)")
         _ = try await session.promote(a, "promoting \(a)")
-        try await session.expectHit(snapshotB, b, .active, "after promoting \(a)")
+        try session.expectHit(snapshotB, b, .active, "after promoting \(a)")
         try await session.clear(a)
-        try await session.expectHit(snapshotB, b, .active, "after clearing \(a)")
+        try session.expectHit(snapshotB, b, .active, "after clearing \(a)")
     }
 
     private func checkClear(_ session: Session) async throws(ContractFailure) {
@@ -267,12 +251,12 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         try await session.store(Self.sample("clear", size: 2), name, .active)
         try await session.store(Self.sample("clear, pending", size: 2), name, .pending)
         try await session.clear(name)
-        for slot in CacheSlot.allCases { try await session.expectMiss(name, slot, "after clearing") }
+        for slot in CacheSlot.allCases { try session.expectMiss(name, slot, "after clearing") }
         try await session.clear(name)
         try await session.clear("contract.never-stored")
         let again = Self.sample("clear, stored again", size: 1)
         try await session.store(again, name, .active)
-        try await session.expectHit(again, name, .active, "after clearing and storing again")
+        try session.expectHit(again, name, .active, "after clearing and storing again")
     }
 
     private func checkDamagedData(_ session: Session) async throws(ContractFailure) {
@@ -283,10 +267,10 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
             try await session.store(stored, name, .active)
             session.progress.at("damaging \(name) (\(kind.rawValue))")
             try await hook("damage") { try await damage(session.cache, name, .active, kind) }
-            try await expectUnreadable(session, name, .active, kind, stored)
+            try expectUnreadable(session, name, .active, kind, stored)
             let repaired = Self.sample("repaired, \(kind.rawValue)", size: 2)
             try await session.store(repaired, name, .active)
-            try await session.expectHit(repaired, name, .active, "after storing over \(kind.rawValue) damaged data")
+            try session.expectHit(repaired, name, .active, "after storing over \(kind.rawValue) damaged data")
         }
         let name = "contract.damaged-pending"
         let active = Self.sample("damaged pending, active", size: 2)
@@ -295,14 +279,14 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         try await session.store(pending, name, .pending)
         session.progress.at("damaging the pending slot of \(name)")
         try await hook("damage") { try await damage(session.cache, name, .pending, .garbage) }
-        try await expectUnreadable(session, name, .pending, .garbage, pending)
-        try await session.expectHit(active, name, .active, "after its pending snapshot was damaged")
+        try expectUnreadable(session, name, .pending, .garbage, pending)
+        try session.expectHit(active, name, .active, "after its pending snapshot was damaged")
     }
 
     private func expectUnreadable(
         _ session: Session, _ name: String, _ slot: CacheSlot, _ kind: Damage, _ stored: CachedSnapshot
-    ) async throws(ContractFailure) {
-        let result = await session.load(name, slot)
+    ) throws(ContractFailure) {
+        let result = session.load(name, slot)
         switch result {
         case .unreadable: return
         case .miss:
@@ -338,13 +322,11 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
                     for round in 0..<rounds {
                         if isWriter {
                             let snapshot = (round + index / 2) % 2 == 0 ? second : first
-                            do throws(CacheError) {
-                                try await cache.store(snapshot, as: name, slot: .active)
-                            } catch {
+                            if let error = await thrownError({ try await cache.store(snapshot, as: name, slot: .active) }) {
                                 problems.append("a concurrent store failed: \(error)")
                             }
                         } else {
-                            let result = await cache.load(name, slot: .active)
+                            let result = cache.load(name, slot: .active)
                             if result != .hit(first) && result != .hit(second) {
                                 problems.append("a load saw \(Self.describe(result, against: [first, second]))")
                             }
@@ -353,16 +335,14 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
                     return problems
                 }
             }
-            var all: [String] = []
-            for await problems in group { all += problems }
-            return all
+            return await group.reduce(into: []) { $0 += $1 }
         }
         try require(
             problems.isEmpty,
             "\(problems.count) of \(tasks * rounds) concurrent operations went wrong; a store must be atomic "
                 + "(write aside, then replace), so a load sees the old snapshot or the new one, whole. First: "
                 + (problems.first ?? ""))
-        let last = await session.load(name, .active)
+        let last = session.load(name, .active)
         try require(
             last == .hit(first) || last == .hit(second),
             "after concurrent stores the cache holds \(Self.describe(last, against: [first, second]))")
@@ -374,69 +354,21 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         let pending = Self.sample("pending, pending", size: 4)
         try await session.store(active, name, .active)
         try await session.store(pending, name, .pending)
-        try await session.expectHit(active, name, .active, "while a pending snapshot waits")
-        try await session.expectHit(pending, name, .pending, "before promotion")
+        try session.expectHit(active, name, .active, "while a pending snapshot waits")
+        try session.expectHit(pending, name, .pending, "before promotion")
         let promoted = try await session.promote(name, "promoting a pending snapshot")
         try require(promoted, "promotePending answered false although a pending snapshot was stored")
-        try await session.expectHit(pending, name, .active, "after promotion")
-        try await session.expectMiss(name, .pending, "after promotion (the pending slot must be emptied)")
+        try session.expectHit(pending, name, .active, "after promotion")
+        try session.expectMiss(name, .pending, "after promotion (the pending slot must be emptied)")
         let again = try await session.promote(name, "promoting again")
         try require(!again, "a second promotePending answered true although nothing was pending")
-        try await session.expectHit(pending, name, .active, "after a second, empty promotion")
+        try session.expectHit(pending, name, .active, "after a second, empty promotion")
 
         let fresh = "contract.pending-only"
         try await session.store(pending, fresh, .pending)
         let promotedAlone = try await session.promote(fresh, "promoting with no active snapshot")
         try require(promotedAlone, "promotePending answered false for a pending snapshot with no active one")
-        try await session.expectHit(pending, fresh, .active, "after promoting with no active snapshot")
-    }
-
-    private func checkSynchronousCalls(_ session: Session) async throws(ContractFailure) {
-        guard let cache = session.cache as? any SynchronousSnapshotCache else {
-            throw ContractFailure("the cache is not a SynchronousSnapshotCache, yet the synchronous check ran")
-        }
-        let name = "contract.synchronous"
-        /// Loads `name`/`slot` both ways and requires the same answer; returns it.
-        func loadBothWays(_ slot: CacheSlot, _ when: String) async throws(ContractFailure) -> CacheLoadResult {
-            session.progress.at("loading \(name)/\(slot.rawValue) synchronously \(when)")
-            let synchronous = cache.loadSynchronously(name, slot: slot)
-            let asynchronous = await session.load(name, slot)
-            try require(
-                synchronous == asynchronous,
-                "loadSynchronously(\(name), \(slot.rawValue)) \(when) answered \(Self.describe(synchronous)), "
-                    + "but load answered \(Self.describe(asynchronous)); both must read the same storage")
-            return synchronous
-        }
-        for slot in CacheSlot.allCases {
-            try require(await loadBothWays(slot, "before anything is stored") == .miss, "an empty slot must load as .miss")
-        }
-        let active = Self.sample("synchronous, active", size: 3)
-        let pending = Self.sample("synchronous, pending", size: 2)
-        try await session.store(active, name, .active)
-        try await session.store(pending, name, .pending)
-        let loaded = try await loadBothWays(.active, "after storing it")
-        try require(
-            loaded.snapshot?.payload == active.payload,
-            "loadSynchronously after a store answered \(Self.describe(loaded)), not the stored payload")
-        _ = try await loadBothWays(.pending, "after storing it")
-
-        session.progress.at("promoting \(name) synchronously")
-        let promoted: Bool
-        do throws(CacheError) {
-            promoted = try cache.promotePendingSynchronously(name)
-        } catch {
-            throw ContractFailure("promotePendingSynchronously(\(name)) failed: \(error)")
-        }
-        try require(promoted, "promotePendingSynchronously answered false although a pending snapshot was stored")
-        try await session.expectHit(pending, name, .active, "after promotePendingSynchronously")
-        try await session.expectMiss(name, .pending, "after promotePendingSynchronously (the pending slot must be emptied)")
-        let again: Bool
-        do throws(CacheError) {
-            again = try cache.promotePendingSynchronously(name)
-        } catch {
-            throw ContractFailure("a second promotePendingSynchronously(\(name)) failed: \(error)")
-        }
-        try require(!again, "a second promotePendingSynchronously answered true although nothing was pending")
+        try session.expectHit(pending, fresh, .active, "after promoting with no active snapshot")
     }
 
     private func checkFailedWrite(_ session: Session) async throws(ContractFailure) {
@@ -447,100 +379,80 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         session.progress.at("making writes fail")
         try await hook("failWrites") { try await failWrites(session.cache, true) }
         session.progress.at("storing while writes fail")
-        let storeFailed: Bool
-        do throws(CacheError) {
+        let storeError = await thrownError { () async throws(CacheError) in
             try await session.cache.store(Self.sample("failed write, lost", size: 6), as: name, slot: .active)
-            storeFailed = false
-        } catch {
-            storeFailed = true  // Expected: a typed CacheError.
         }
-        if !storeFailed {
+        if storeError == nil {
             try? await failWrites(session.cache, false)
-            throw ContractFailure(
-                "a store succeeded while the failWrites hook made writes fail; the hook must make writes fail")
+            throw ContractFailure("a store succeeded while the failWrites hook made writes fail; the hook must make writes fail")
         }
-        try await session.expectHit(previous, name, .active, "after a failed store")
+        try session.expectHit(previous, name, .active, "after a failed store")
         session.progress.at("renewing while writes fail")
         try? await session.cache.renew(Self.renewed(previous.metadata), for: name)
-        if case .hit(let after) = await session.load(name, .active) {
-            try require(
-                after.payload == previous.payload,
-                "a renew while writes fail changed the stored payload; a failed write must leave the previous data")
-        } else {
+        guard case .hit(let after) = session.load(name, .active) else {
             throw ContractFailure("a renew while writes fail lost the stored snapshot; it must stay readable")
         }
+        try require(
+            after.payload == previous.payload,
+            "a renew while writes fail changed the stored payload; a failed write must leave the previous data")
         try await hook("failWrites") { try await failWrites(session.cache, false) }
         let next = Self.sample("failed write, next", size: 2)
         try await session.store(next, name, .active)
-        try await session.expectHit(next, name, .active, "after writes work again")
+        try session.expectHit(next, name, .active, "after writes work again")
     }
 }
 
-// MARK: - Helpers
-
 extension SnapshotCacheContract {
-    /// One check's cache with the helpers that call it.
+    /// One check's cache with the helpers that call it; a cache error fails the check, naming the operation.
     fileprivate struct Session: Sendable {
         let cache: Cache
         let progress: CheckProgress
 
-        func load(_ name: String, _ slot: CacheSlot) async -> CacheLoadResult {
+        func load(_ name: String, _ slot: CacheSlot) -> CacheLoadResult {
             progress.at("loading \(name)/\(slot.rawValue)")
-            return await cache.load(name, slot: slot)
+            return cache.load(name, slot: slot)
         }
 
         func store(_ snapshot: CachedSnapshot, _ name: String, _ slot: CacheSlot) async throws(ContractFailure) {
-            progress.at("storing \(name)/\(slot.rawValue)")
-            do throws(CacheError) {
-                try await cache.store(snapshot, as: name, slot: slot)
-            } catch {
-                throw ContractFailure("storing \(name)/\(slot.rawValue) failed: \(error)")
-            }
+            try await attempt("storing \(name)/\(slot.rawValue)") { try await cache.store(snapshot, as: name, slot: slot) }
         }
 
         func renew(_ metadata: SnapshotMetadata, _ name: String) async throws(ContractFailure) {
-            progress.at("renewing \(name)")
-            do throws(CacheError) {
-                try await cache.renew(metadata, for: name)
-            } catch {
-                throw ContractFailure("renewing the metadata of \(name) failed: \(error)")
-            }
+            try await attempt("renewing the metadata of \(name)") { try await cache.renew(metadata, for: name) }
         }
 
         func promote(_ name: String, _ what: String) async throws(ContractFailure) -> Bool {
+            try await attempt(what) { try cache.promotePending(name) }
+        }
+
+        func clear(_ name: String) async throws(ContractFailure) {
+            try await attempt("clearing \(name)") { try await cache.clear(name) }
+        }
+
+        private func attempt<T>(_ what: String, _ body: () async throws -> T) async throws(ContractFailure) -> T {
             progress.at(what)
-            do throws(CacheError) {
-                return try await cache.promotePending(name)
+            do {
+                return try await body()
             } catch {
                 throw ContractFailure("\(what) failed: \(error)")
             }
         }
 
-        func clear(_ name: String) async throws(ContractFailure) {
-            progress.at("clearing \(name)")
-            do throws(CacheError) {
-                try await cache.clear(name)
-            } catch {
-                throw ContractFailure("clearing \(name) failed: \(error)")
-            }
-        }
-
-        func expectMiss(_ name: String, _ slot: CacheSlot, _ when: String) async throws(ContractFailure) {
-            let result = await load(name, slot)
+        func expectMiss(_ name: String, _ slot: CacheSlot, _ when: String) throws(ContractFailure) {
+            let result = load(name, slot)
             try require(
                 result == .miss,
-                "\(name)/\(slot.rawValue) \(when) loaded \(SnapshotCacheContract.describe(result)), "
-                    + "expected a miss")
+                "\(name)/\(slot.rawValue) \(when) loaded \(SnapshotCacheContract.describe(result)), expected a miss")
         }
 
         func expectHit(
             _ expected: CachedSnapshot, _ name: String, _ slot: CacheSlot, _ when: String
-        ) async throws(ContractFailure) {
-            let result = await load(name, slot)
+        ) throws(ContractFailure) {
+            let result = load(name, slot)
             guard case .hit(let actual) = result else {
                 throw ContractFailure(
-                    "\(name)/\(slot.rawValue) \(when) loaded \(SnapshotCacheContract.describe(result)), expected the "
-                        + "stored snapshot")
+                    "\(name)/\(slot.rawValue) \(when) loaded \(SnapshotCacheContract.describe(result)), expected the stored snapshot"
+                )
             }
             let differences = SnapshotCacheContract.differences(expected, actual)
             try require(
@@ -574,35 +486,27 @@ extension SnapshotCacheContract {
 
     /// The fields that differ, as `field: expected … got …`.
     static func differences(_ expected: CachedSnapshot, _ actual: CachedSnapshot) -> [String] {
+        let (e, a) = (expected.metadata, actual.metadata)
         var found: [String] = []
-        let e = expected.metadata
-        let a = actual.metadata
         if expected.payload != actual.payload {
-            found.append(
-                "payload: expected \(expected.payload.count) bytes, got \(actual.payload.count) different bytes")
+            found.append("payload: expected \(expected.payload.count) bytes, got \(actual.payload.count) different bytes")
         }
         if abs(e.fetchedAt.timeIntervalSince(a.fetchedAt)) > 0.001 {
-            found.append(
-                "fetchedAt: expected \(e.fetchedAt.timeIntervalSince1970), got \(a.fetchedAt.timeIntervalSince1970)")
+            found.append("fetchedAt: expected \(e.fetchedAt.timeIntervalSince1970), got \(a.fetchedAt.timeIntervalSince1970)")
         }
-        if e.validators.etag != a.validators.etag {
-            found.append("validators.etag: expected \(e.validators.etag ?? "nil"), got \(a.validators.etag ?? "nil")")
-        }
-        if e.validators.lastModified != a.validators.lastModified {
-            found.append(
-                "validators.lastModified: expected \(e.validators.lastModified ?? "nil"), got "
-                    + "\(a.validators.lastModified ?? "nil")")
-        }
-        if e.contentHash != a.contentHash {
-            found.append("contentHash: expected \(e.contentHash), got \(a.contentHash)")
-        }
-        if e.source != a.source { found.append("source: expected \(e.source), got \(a.source)") }
-        if e.ttlHint != a.ttlHint {
-            found.append(
-                "ttlHint: expected \(e.ttlHint.map { "\($0)" } ?? "nil"), got \(a.ttlHint.map { "\($0)" } ?? "nil")")
-        }
+        let fields = [
+            ("validators.etag", text(e.validators.etag), text(a.validators.etag)),
+            ("validators.lastModified", text(e.validators.lastModified), text(a.validators.lastModified)),
+            ("contentHash", text(e.contentHash), text(a.contentHash)),
+            ("source", e.source, a.source),
+            ("ttlHint", text(e.ttlHint), text(a.ttlHint)),
+        ]
+        for (field, wanted, got) in fields where wanted != got { found.append("\(field): expected \(wanted), got \(got)") }
         return found
     }
+
+    /// The value as text, or `nil`.
+    private static func text(_ value: (some CustomStringConvertible)?) -> String { value?.description ?? "nil" }
 
     /// `a miss`, `unreadable (…)`, `a hit (N bytes from …)`.
     static func describe(_ result: CacheLoadResult) -> String {
