@@ -247,8 +247,10 @@ public final class RemoteConfigClient: Sendable {
     }
 
     /// The key's value in `state`.
-    func value<Value>(_ key: ConfigKey<Value>, in state: ResolvedState) -> Value {
-        if let slot = registry.slot(named: key.name), let box = state.values[slot] as? ValueBox<Value> { return box.value }
+    func value<Value: Sendable>(_ key: ConfigKey<Value>, in state: ResolvedState) -> Value {
+        if let slot = registry.slot(named: key.name, hash: key.nameHash), let value = state.value(at: slot, as: Value.self) {
+            return value
+        }
         return unregisteredRead(key, in: state)
     }
 
