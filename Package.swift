@@ -88,6 +88,10 @@ var package = Package(
                 "BenchmarkWorkloads",
             ],
             path: "Integration/Fixtures/ReadProbe", swiftSettings: swiftSettings),
+        // A client of RemoteConfig + FileCacheAdapter that reads one key: its stripped size measures the library's code.
+        .executableTarget(
+            name: "SizeProbe", dependencies: ["RemoteConfig", "FileCacheAdapter"], path: "Integration/Fixtures/SizeProbe",
+            swiftSettings: swiftSettings),
         // The keys and payloads that ReadProbe and the benchmarks share (not a product).
         .target(name: "BenchmarkWorkloads", dependencies: ["ConfigDomain"], path: "Integration/Benchmarks/Workloads", swiftSettings: swiftSettings),
 
@@ -125,7 +129,7 @@ var package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "TestDoubles",
-                "TestSupport",
+                "FirebaseFormat", "TestSupport",
             ],
             path: "Integration/IntegrationTests", swiftSettings: swiftSettings),
 
@@ -150,8 +154,8 @@ if includeBenchmarks {
         .executableTarget(
             name: "RemoteConfigBenchmarks",
             dependencies: [
-                "ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "TestDoubles", "BenchmarkWorkloads",
-                .product(name: "Benchmark", package: "package-benchmark"),
+                "ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "FirebaseFormat", "TestDoubles",
+                "BenchmarkWorkloads", .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
             path: "Integration/Benchmarks/RemoteConfigBenchmarks",

@@ -1,5 +1,6 @@
 import ConfigDomain
 import ConfigPorts
+import FirebaseFormat
 import Foundation
 import HTTPAdapter
 import RemoteConfig
@@ -33,13 +34,13 @@ struct HTTPClientFaultTests {
 
     private static func client(
         _ server: TestHTTPServer, clock: ManualClock, change: (inout HTTPFetcher.Configuration) -> Void = { _ in }
-    ) async throws -> RemoteConfigClient {
+    ) throws -> RemoteConfigClient {
         // A generous timeout: on a loaded 2-core CI machine a healthy loopback fetch can take a while.
         // The cases that test timeouts lower it through `change`.
         var configuration = HTTPFetcher.Configuration(timeout: 15, maxBodySize: 64 * 1024, now: { clock.now() })
         change(&configuration)
         let fetcher = try HTTPFetcher(url: server.url(), configuration: configuration)
-        return try await RemoteConfigClient.builder(fetcher: fetcher)
+        return try RemoteConfigClient.builder(fetcher: fetcher)
             .cache(InMemoryCache())
             .clock(clock)
             .jitter { 1.0 }
@@ -74,7 +75,7 @@ struct HTTPClientFaultTests {
             // The timeout cases use 5 s, well above a healthy fetch on a loaded machine (the first
             // refresh below must succeed under the same timeout) and well below the 20 s delay.
             let timesOut = if case .fetch(.timeout) = expected { true } else { false }
-            let client = try await Self.client(server, clock: clock) { configuration in
+            let client = try Self.client(server, clock: clock) { configuration in
                 if timesOut { configuration.timeout = 5 }
             }
             #expect(try await client.refresh() == .updated(changedKeys: ["greeting", "limit"]))
@@ -113,7 +114,7 @@ struct HTTPClientFaultTests {
         try await TestHTTPServer.with { server in
             server.publish(Self.good)
             let clock = ManualClock()
-            let client = try await Self.client(server, clock: clock)
+            let client = try Self.client(server, clock: clock)
             _ = try await client.refresh()
             server.inject(.status(429, retryAfter: "300"))
             clock.advance(by: 10)
@@ -132,7 +133,7 @@ struct HTTPClientFaultTests {
         try await TestHTTPServer.with { server in
             server.publish(Self.good)
             let clock = ManualClock()
-            let client = try await Self.client(server, clock: clock)
+            let client = try Self.client(server, clock: clock)
             _ = try await client.refresh()
             clock.advance(by: 10)
             #expect(try await client.refresh(force: true) == .unchanged)
@@ -155,7 +156,7 @@ struct HTTPClientFaultTests {
                 """#)
             let clock = ManualClock()
             let fetcher = try HTTPFetcher(url: server.url(), configuration: .init(timeout: 5, now: { clock.now() }))
-            let client = try await RemoteConfigClient.builder(fetcher: fetcher)
+            let client = try RemoteConfigClient.builder(fetcher: fetcher)
                 .clock(clock)
                 .payloadFormat(FirebaseTemplateFormat())
                 .register(Flags.greeting, Flags.limit)

@@ -117,7 +117,7 @@ struct HTTPNginxTests {
             let clock = ManualClock()
             let fetcher = try HTTPFetcher(url: nginx.url("config.json"), configuration: .init(timeout: 5, now: { clock.now() }))
             let cache = InMemoryCache()
-            let client = try await RemoteConfigClient.builder(fetcher: fetcher)
+            let client = try RemoteConfigClient.builder(fetcher: fetcher)
                 .cache(cache)
                 .clock(clock)
                 .register(Flags.greeting)

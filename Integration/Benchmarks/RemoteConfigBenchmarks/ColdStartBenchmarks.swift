@@ -1,4 +1,5 @@
 import Benchmark
+import ConfigPorts
 import Foundation
 
 #if canImport(Glibc)
@@ -9,83 +10,59 @@ import Foundation
     import Musl
 #endif
 
-/// Cold start from the file cache: each iteration spawns a fresh release `ReadProbe` that creates
-/// the keys, an `HTTPFetcher` (never called) and a `FileSnapshotCache` (made from its path)
-/// seeded with 1,000 or 10,000 keys, registers the keys, builds a client, reads the first key (it must see the cached
-/// value) and exits. `coldStart.fileCache.<n>keys` builds with `build()`, awaited from the main
-/// actor; `….buildSynchronously` calls `buildSynchronously()` on the main thread, so nothing waits
-/// for another thread before the first read (and there is no first hop to report).
+/// Cold start from the file cache: each iteration spawns a fresh release `ReadProbe` that, on its
+/// main thread and without `await`, creates the 1,000 keys of the workload, an `HTTPFetcher`
+/// (never called) and a `FileSnapshotCache` (made from its path) seeded with those keys, registers
+/// the keys, calls `build()`, reads the first key (it must see the cached value) and exits.
 ///
 /// Wall clock is spawn to exit; CPU time is the child's, from its `main` to the first read.
-/// Custom metrics, in microseconds: `spawn to first read` (the
-/// parent's clock before `posix_spawn` to the child's clock at the first read), and the child's
-/// own `main to first read` in wall and in CPU time (CPU time does not grow with other processes'
-/// load), with five of its parts in wall time: main to the cold-start code (arguments, the
-/// first hop onto a thread), creating the keys, making the two adapters,
-/// `register` and `build()`; and, inside the first part, the first hop alone: the process's first
-/// `await` of a nonisolated function, which starts the global executor's threads. And the child's
-/// minor page faults from main to the first read (every thread's): each first touch of a page of
-/// new memory or unmapped code is one, 3–5 µs each here, so they explain much of a cold start.
+/// Custom metrics, in microseconds: `spawn to first read` (the parent's clock before
+/// `posix_spawn` to the child's clock at the first read), the child's own `main to first read` in
+/// wall and in CPU time (CPU time does not grow with other processes' load), and the part of it
+/// spent in `build()` (which reads and decodes the cache file).
 func registerColdStartBenchmarks() {
+    let keys = 1_000
     let spawnToRead = BenchmarkMetric.custom("spawn to first read (us)", useScalingFactor: false)
     let mainToRead = BenchmarkMetric.custom("main to first read (us)", useScalingFactor: false)
     let mainToReadCPU = BenchmarkMetric.custom("main to first read CPU (us)", useScalingFactor: false)
-    let startPhase = BenchmarkMetric.custom("of which: main to app code (us)", useScalingFactor: false)
-    let hopPart = BenchmarkMetric.custom("of that: first hop to a thread (us)", useScalingFactor: false)
-    let keysPhase = BenchmarkMetric.custom("of which: create keys (us)", useScalingFactor: false)
-    let adaptersPhase = BenchmarkMetric.custom("of which: adapters (us)", useScalingFactor: false)
-    let registerPhase = BenchmarkMetric.custom("of which: register (us)", useScalingFactor: false)
-    let buildPhase = BenchmarkMetric.custom("of which: build() (us)", useScalingFactor: false)
-    let pageFaults = BenchmarkMetric.custom("page faults, main to first read", useScalingFactor: false)
-    for (keys, synchronously) in [(1_000, false), (10_000, false), (1_000, true)] {
-        Benchmark(
-            "coldStart.fileCache.\(keys)keys" + (synchronously ? ".buildSynchronously" : ""),
-            configuration: Suite.configuration(
-                scaling: .one, maxDuration: .seconds(keys > 1_000 ? 6 : 4), maxIterations: 200,
-                // The child's CPU time is checked; its wall times move with the machine's load.
-                extra: [
-                    spawnToRead: Suite.unchecked, mainToRead: Suite.unchecked, mainToReadCPU: Suite.timeTolerance,
-                    startPhase: Suite.unchecked, hopPart: Suite.unchecked, keysPhase: Suite.unchecked,
-                    adaptersPhase: Suite.unchecked,
-                    registerPhase: Suite.unchecked, buildPhase: Suite.unchecked, pageFaults: Suite.unchecked,
-                ])
-        ) { (benchmark: Benchmark, probe: Probe) in
-            let started = Suite.monotonicNanoseconds()
-            let result: ProbeRun
-            do {
-                result = try probe.run([
-                    synchronously ? "cold-start-sync" : "cold-start", probe.directory, String(keys), String(started),
-                ])
-            } catch {
-                benchmark.error("\(error)")
-                return
-            }
-            benchmark.stopMeasurement()
-            guard let spawn = result.field("spawnToReadNs"), let main = result.field("mainToReadNs"),
-                let cpu = result.field("mainToReadCPUNs"), result.output.hasPrefix("value=true")
-            else {
-                benchmark.error("ReadProbe cold-start printed an unexpected line: \(result.output)")
-                return
-            }
-            benchmark.measurement(spawnToRead, spawn / 1_000)
-            benchmark.measurement(mainToRead, main / 1_000)
-            benchmark.measurement(mainToReadCPU, cpu / 1_000)
-            for (metric, field) in [
-                (startPhase, "startNs"), (hopPart, "hopNs"), (keysPhase, "keysNs"), (adaptersPhase, "adaptersNs"),
-                (registerPhase, "registerNs"),
-                (buildPhase, "buildNs"),
-            ] {
-                if let nanoseconds = result.field(field) { benchmark.measurement(metric, nanoseconds / 1_000) }
-            }
-            if let faults = result.field("faults") { benchmark.measurement(pageFaults, faults) }
-            benchmark.measurement(Suite.cpuTime, cpu)
-        } setup: {
-            let probe = try Probe.locate()
-            _ = try probe.run(["seed", probe.directory, String(keys)])
-            return probe
-        } teardown: {
-            Probe.removeDirectories()
+    let buildPart = BenchmarkMetric.custom("of which: build() (us)", useScalingFactor: false)
+    Benchmark(
+        "coldStart.fileCache.\(keys)keys",
+        configuration: Suite.configuration(
+            scaling: .one, maxDuration: .seconds(4), maxIterations: 200,
+            // The child's CPU time is checked; its wall times move with the machine's load.
+            extra: [
+                spawnToRead: Suite.unchecked, mainToRead: Suite.unchecked, mainToReadCPU: Suite.timeTolerance,
+                buildPart: Suite.unchecked,
+            ])
+    ) { (benchmark: Benchmark, probe: Probe) in
+        let started = Suite.monotonicNanoseconds()
+        let result: ProbeRun
+        do {
+            result = try probe.run(["cold-start", probe.directory, String(keys), String(started)])
+        } catch {
+            benchmark.error("\(error)")
+            return
         }
+        benchmark.stopMeasurement()
+        guard let spawn = result.field("spawnToReadNs"), let main = result.field("mainToReadNs"),
+            let cpu = result.field("mainToReadCPUNs"), let build = result.field("buildNs"),
+            result.output.hasPrefix("value=true")
+        else {
+            benchmark.error("ReadProbe cold-start printed an unexpected line: \(result.output)")
+            return
+        }
+        benchmark.measurement(spawnToRead, spawn / 1_000)
+        benchmark.measurement(mainToRead, main / 1_000)
+        benchmark.measurement(mainToReadCPU, cpu / 1_000)
+        benchmark.measurement(buildPart, build / 1_000)
+        benchmark.measurement(Suite.cpuTime, cpu)
+    } setup: {
+        let probe = try Probe.locate()
+        _ = try probe.run(["seed", probe.directory, String(keys)])
+        return probe
+    } teardown: {
+        Probe.removeDirectories()
     }
 }
 

@@ -55,7 +55,7 @@ final class ReadFixture: Sendable {
             for index in 400..<505 { values[Workload.name(index)] = .text(overrideText(index, layer: layer)) }
             builder = builder.override(InMemoryOverrideSource(name: "layer\(layer)", values: values))
         }
-        let client = try await builder.build()
+        let client = try builder.build()
         try await client.refresh(force: true)
         let fixture = try ReadFixture(client: client, fetcher: fetcher, keys: keys)
         try fixture.check(overridden: overrideLayers > 0)
@@ -121,28 +121,12 @@ final class RefreshFixture: Sendable {
             Workload.json(count: keyCount, variant: 0), Workload.json(count: keyCount, variant: 1),
         ])
         let cache = InMemoryCache()
-        let client = try await RemoteConfigClient.builder(fetcher: source.fetcher)
+        let client = try RemoteConfigClient.builder(fetcher: source.fetcher)
             .cache(cache)
             .register(Workload.keys(count: keyCount, rules: rules))
             .build()
         try await client.refresh(force: true)
         return RefreshFixture(client: client, source: source, cache: cache, keyCount: keyCount)
-    }
-}
-
-/// A value behind a lock, for the little shared state of the fixtures.
-///
-/// `@unchecked Sendable`: `value` is only touched while holding `lock`.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<R>(_ body: (inout Value) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }
 

@@ -1,6 +1,8 @@
 import Benchmark
 import BenchmarkWorkloads
 import ConfigDomain
+import ConfigPorts
+import FirebaseFormat
 import Foundation
 
 /// `FirebaseTemplateFormat` and `PlainJSONFormat` decoding the same 1,000 values: a console-like

@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkWorkloads
 import ConfigDomain
+import ConfigPorts
 import Foundation
 import RemoteConfig
 
@@ -116,7 +117,7 @@ final class ChurnFixture: Sendable {
         let source = AlternatingPayloads(payloads)
         let keys = Workload.keys(count: 100, rules: false)
         guard let key = keys[50] as? ConfigKey<Bool> else { throw FixtureError("workload key 50 is not a Bool") }
-        let client = try await RemoteConfigClient.builder(fetcher: source.fetcher).register(keys).build()
+        let client = try RemoteConfigClient.builder(fetcher: source.fetcher).register(keys).build()
         try await client.refresh(force: true)
         let fixture = ChurnFixture(client: client, key: key)
         let counter = fixture.activations

@@ -7,8 +7,7 @@ import Foundation
 /// NUMBER (1), a fractional NUMBER (2), a STRING (3, 4, 6, 9; 9 with no `valueType`), a JSON
 /// object (7), or a STRING with `conditionalValues` (8). Every third parameter has a description.
 /// The first 60% are top-level `parameters`; the rest are spread over four `parameterGroups`.
-/// The template also has two conditions and a version block. The `format.*` benchmarks and
-/// ReadProbe's `format-decode` time the same bytes.
+/// The template also has two conditions and a version block. The `format.*` benchmarks time these bytes.
 package enum TemplateWorkload {
     package static func name(_ index: Int) -> String {
         let digits = String(index)

@@ -132,7 +132,7 @@ struct FetchCommand: AsyncParsableCommand {
         }
         let client: RemoteConfigClient
         do throws(ConfigError) {
-            client = try await builder.build()
+            client = try builder.build()
         } catch {
             throw CLIFailure.input(error.description)
         }

@@ -94,7 +94,7 @@ final class DemoStory {
         say.step(3, "Build a client with a file cache; read typed flags")
         guard let configURL = URL(string: url) else { throw CLIFailure.input("cannot form the URL \(url)") }
         let fetcher = try makeFetcher(configURL)
-        let client = try await buildClient(fetcher: fetcher, environment: [:])
+        let client = try buildClient(fetcher: fetcher, environment: [:])
         say.say(
             "The client caches snapshots in \(cacheDirectory.path); a snapshot is fresh for \(Int(Self.ttl)) s, then stale for up to an hour."
         )
@@ -148,7 +148,7 @@ final class DemoStory {
         say.say(
             "The app relaunches while the server is still down, with DEMO_THEME=system and DEMO_MAX_RETRIES=99 in its environment."
         )
-        let relaunched = try await buildClient(fetcher: fetcher, environment: environment)
+        let relaunched = try buildClient(fetcher: fetcher, environment: environment)
         say.say(
             "Its first read already sees the values cached on disk; the environment wins where its value passes the key's rules:")
         showReads(relaunched)
@@ -272,7 +272,7 @@ final class DemoStory {
         }
     }
 
-    private func buildClient(fetcher: RecordingFetcher, environment: [String: String]) async throws(CLIFailure)
+    private func buildClient(fetcher: RecordingFetcher, environment: [String: String]) throws(CLIFailure)
         -> RemoteConfigClient
     {
         var builder = RemoteConfigClient.builder(fetcher: fetcher)
@@ -283,7 +283,7 @@ final class DemoStory {
             builder = builder.override(EnvironmentOverrideSource(prefix: "DEMO_", environment: environment))
         }
         do throws(ConfigError) {
-            return try await builder.build()
+            return try builder.build()
         } catch {
             throw CLIFailure.problem("the demo client did not build: \(error)")
         }

@@ -1,4 +1,5 @@
 import ConfigDomain
+import ConfigPorts
 import Foundation
 
 /// Wraps a payload format and remembers the key names of the last payload it decoded, so the

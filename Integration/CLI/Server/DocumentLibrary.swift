@@ -1,4 +1,5 @@
 import ConfigDomain
+import ConfigPorts
 import Foundation
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import ConfigDomain
+import ConfigPorts
 import Foundation
 
 /// A config file checked against a key manifest with the app's own conversion and rules.

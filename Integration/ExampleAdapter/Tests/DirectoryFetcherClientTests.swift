@@ -26,7 +26,7 @@ struct DirectoryFetcherClientTests {
         try write("ignored", key: ".hidden", in: directory.url)
 
         let cache = InMemoryCache()
-        let client = try await RemoteConfigClient.builder(fetcher: DirectoryFetcher(directory: directory.url))
+        let client = try RemoteConfigClient.builder(fetcher: DirectoryFetcher(directory: directory.url))
             .cache(cache)
             .clock(ManualClock())
             .register(Checkout.enabled, Checkout.maxItems)
@@ -53,7 +53,7 @@ struct DirectoryFetcherClientTests {
         defer { directory.remove() }
         try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
         try write("20", key: "checkout.max_items", in: directory.url)
-        let client = try await RemoteConfigClient.builder(fetcher: DirectoryFetcher(directory: directory.url))
+        let client = try RemoteConfigClient.builder(fetcher: DirectoryFetcher(directory: directory.url))
             .clock(ManualClock())
             .register(Checkout.maxItems)
             .build()

@@ -20,7 +20,7 @@ let server = InMemoryFetcher(json: #"{"new_checkout": true, "max_retries": 5, "g
 let qa = InMemoryOverrideSource(name: "qa menu")
 
 do {
-    let client = try await RemoteConfigClient.builder(fetcher: server)
+    let client = try RemoteConfigClient.builder(fetcher: server)
         .cache(cache)
         .override(qa)
         .clock(clock)
@@ -58,7 +58,7 @@ do {
     _ = await updates.next()
     say("7. A QA override wins: greeting=\"\(client[Flags.greeting])\" from \(client.explain(Flags.greeting).layer)")
 
-    let relaunched = try await RemoteConfigClient.builder(fetcher: server).cache(cache).clock(clock)
+    let relaunched = try RemoteConfigClient.builder(fetcher: server).cache(cache).clock(clock)
         .register(Flags.newCheckout, Flags.maxRetries, Flags.greeting).build()
     say("8. After a relaunch, the first read already sees the cache: new_checkout=\(relaunched[Flags.newCheckout])")
 } catch {

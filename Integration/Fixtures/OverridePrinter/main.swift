@@ -85,7 +85,7 @@ var builder = RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: "{}"))
 for source in sources { builder = builder.override(source) }
 let client: RemoteConfigClient
 do {
-    client = try await builder.build()
+    client = try builder.build()
 } catch {
     FileHandle.standardError.write(Data("OverridePrinterFixture: \(error)\n".utf8))
     exit(1)

@@ -16,28 +16,19 @@
 //       configuration "default": <keys> keys (Bool, Int, Double, String and enum in turn), a
 //       `banner` object and 8 keys no client registers.
 //   ReadProbe cold-start <dir> <keys> [<spawn time, CLOCK_MONOTONIC ns>]
-//       What an app does at launch: creates the same keys (and `banner`), an HTTPFetcher and the
-//       FileSnapshotCache at the path <dir> (named by its path, as a server or a tool has it: no
-//       `URL` is made for it), registers the keys, builds a client, and reads the first key,
-//       which must come from the cache. Prints `value=… mainToReadNs=… mainToReadCPUNs=… faults=…
-//       startNs=… hopNs=… keysNs=… adaptersNs=… registerNs=… buildNs=… spawnToReadNs=…` (faults:
-//       the process's minor page faults from main to the read, all threads; startNs: main to
-//       this work, reading the arguments and the first hop onto a
-//       thread of Swift's global executor, which hopNs times alone; keysNs: creating the keys;
-//       adaptersNs: the fetcher and the cache; registerNs: the builder and `register`; buildNs:
-//       `build()`; spawnToReadNs only when the spawn time is given) and exits.
-//   ReadProbe cold-start-sync <dir> <keys> [<spawn time, CLOCK_MONOTONIC ns>]
-//       The same with `buildSynchronously()`, called on the main thread: nothing waits for another
-//       thread before the first read, so there is no hopNs, and buildNs includes reading the cache file.
-//   ReadProbe cold-repeat <dir> <keys> <rounds>
-//       The cold-start work <rounds> times in one process (one line each): its steady-state cost,
-//       without the process's first-use costs, for profilers.
-//   ReadProbe format-decode <firebase|plain|template-parse|workload> <parameters> [rounds]
-//       Decodes a Firebase template of <parameters> parameters (types mixed, some grouped, some
-//       with conditional values), or the plain JSON object of the same values, <rounds> times
-//       (default 2000); prints the median and the CPU time per decode. `template-parse` times
-//       only the template's JSON parse, the floor of the Firebase decode; `workload` decodes the
-//       payload the cold start reads from its cache (the benchmarks' Workload). For profilers too.
+//       What an app does at launch, on the main thread and without `await`: creates the same keys
+//       (and `banner`), an HTTPFetcher (never called) and the FileSnapshotCache at the path <dir>,
+//       registers the keys, calls `build()` and reads the first key, which must come from the
+//       cache. Prints `value=true mainToReadNs=… mainToReadCPUNs=… buildNs=…` (and
+//       `spawnToReadNs=…` when the spawn time is given) and exits.
+//   ReadProbe memory-seed <dir> <keys>
+//       Stores, as the configuration "default" of a FileSnapshotCache at <dir>, a payload of
+//       <keys> values of mixed types (Bool, Int, Double and String in turn, named `key_0`, …).
+//   ReadProbe memory <dir> <keys>
+//       Registers <keys> keys matching `memory-seed`'s payload, builds a client whose cache is a
+//       FileSnapshotCache at <dir>, reads one key (it must come from the cache) and exits. Prints
+//       `keys=… payloadBytes=… value=true maxRSSKiB=…`. Run it under `/usr/bin/time -v` with 10
+//       and with 10,000 keys: the difference of the peak RSS is what the keys and values cost.
 //
 // Build it in release (`swift build -c release --product ReadProbe`): a debug build measures the
 // debug build.
@@ -72,21 +63,8 @@ func processCPUNanoseconds() -> UInt64 {
     return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }
 
-/// Minor page faults of the whole process so far: each first touch of a page of new memory (or of
-/// code not yet mapped) is one, and on this machine one costs 3–5 µs, a large part of a cold start.
-func minorPageFaults() -> Int {
-    var usage = rusage()
-    #if canImport(Glibc)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-    #else
-        getrusage(RUSAGE_SELF, &usage)
-    #endif
-    return Int(usage.ru_minflt)
-}
-
 let mainStart = monotonicNanoseconds()
 let mainStartCPU = processCPUNanoseconds()
-let mainStartFaults = minorPageFaults()
 
 /// Keeps a value alive and opaque to the optimizer.
 @inline(never)
@@ -128,7 +106,7 @@ func readTimer(readsPerBatch: Int) async {
     json += "}"
     let client: RemoteConfigClient
     do {
-        client = try await RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: json)).register(keys).build()
+        client = try RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: json)).register(keys).build()
         try await client.refresh(force: true)
     } catch {
         fail("could not build the client: \(error)")
@@ -180,7 +158,7 @@ func scaling(threads: Int, reads: Int, useTasks: Bool) async {
     let flag = ConfigKey("flag", default: false)
     let client: RemoteConfigClient
     do {
-        client = try await RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: #"{"flag": true}"#)).register(flag).build()
+        client = try RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: #"{"flag": true}"#)).register(flag).build()
         try await client.refresh(force: true)
     } catch {
         fail("could not build the client: \(error)")
@@ -219,7 +197,7 @@ func refreshTimer(keys count: Int, rounds: Int, rules: Bool) async {
     let fetcher = InMemoryFetcher(payload: payloads[0])
     let client: RemoteConfigClient
     do {
-        client = try await RemoteConfigClient.builder(fetcher: fetcher).cache(InMemoryCache())
+        client = try RemoteConfigClient.builder(fetcher: fetcher).cache(InMemoryCache())
             .register(Workload.keys(count: count, rules: rules)).build()
         try await client.refresh(force: true)
     } catch {
@@ -245,96 +223,61 @@ func refreshTimer(keys count: Int, rounds: Int, rules: Bool) async {
 
 // MARK: seed and cold-start
 
-func seed(directory: URL, keys: Int) async {
-    let payload = Workload.json(count: keys, variant: 0)
+/// Stores `payload` in a FileSnapshotCache at `directory` as the active snapshot of "default".
+func store(_ payload: Data, in directory: String, etag: String) async {
     let metadata = SnapshotMetadata(
-        fetchedAt: Date(), validators: Validators(etag: "\"cold-\(keys)\""), contentHash: ContentHash(of: payload),
+        fetchedAt: Date(), validators: Validators(etag: etag), contentHash: ContentHash(of: payload),
         source: "ReadProbe seed")
     do throws(CacheError) {
-        try await FileSnapshotCache(directory: directory).store(
+        try await FileSnapshotCache(directoryPath: directory).store(
             CachedSnapshot(payload: payload, metadata: metadata), as: "default", slot: .active)
     } catch {
-        fail("could not seed \(directory.path): \(error)")
+        fail("could not seed \(directory): \(error)")
     }
+}
+
+func seed(directory: String, keys: Int) async {
+    let payload = Workload.json(count: keys, variant: 0)
+    await store(payload, in: directory, etag: "\"cold-\(keys)\"")
     print("seeded \(keys) keys, \(payload.count) bytes")
 }
 
-/// What a cold start makes before it builds: the keys, the two adapters an app hands the builder
-/// (its HTTP fetcher, never called here, and its file cache) and the builder with the keys, with
-/// the time each part was done.
-struct ColdStartSetup {
-    let entered: UInt64
-    let keys: [any ConfigKeyRepresentable]
-    let first: ConfigKey<Bool>
-    let builder: RemoteConfigBuilder
-    let keysMade: UInt64
-    let adaptersMade: UInt64
-    let registered: UInt64
-
-    init(directory: String, keys count: Int) {
-        entered = monotonicNanoseconds()
-        keys = Workload.keys(count: count, rules: false)
-        guard let first = keys.first as? ConfigKey<Bool> else { fail("the first cold-start key is not a Bool") }
-        self.first = first
-        keysMade = monotonicNanoseconds()
-        guard let endpoint = URL(string: "https://config.example.com/v1/config.json") else { fail("bad endpoint URL") }
-        let fetcher: HTTPFetcher
-        do {
-            fetcher = try HTTPFetcher(url: endpoint)
-        } catch {
-            fail("could not make the fetcher: \(error)")
-        }
-        let cache = FileSnapshotCache(directoryPath: directory)
-        adaptersMade = monotonicNanoseconds()
-        builder = RemoteConfigClient.builder(fetcher: fetcher).cache(cache).register(keys)
-        registered = monotonicNanoseconds()
-    }
-
-    /// Reads the first key of `client`, built at `built`, and prints the line the benchmark parses.
-    func finish(_ client: RemoteConfigClient, built: UInt64, spawnedAt: UInt64?, calledAt: UInt64?) {
-        let value = client[first]
-        let end = monotonicNanoseconds()
-        let endCPU = processCPUNanoseconds()
-        let endFaults = minorPageFaults()
-        // The cached value of k00000_b is true, its default false: false means the cache was not used.
-        guard value, client.registeredKeys.count == keys.count else {
-            fail("the first read did not see the cached value (cache: \(client.status.cache))")
-        }
-        var line = "value=\(value) mainToReadNs=\(end - mainStart) mainToReadCPUNs=\(endCPU - mainStartCPU)"
-        line += " faults=\(endFaults - mainStartFaults) startNs=\(entered - mainStart)"
-        if let calledAt { line += " hopNs=\(entered - calledAt)" }
-        line += " keysNs=\(keysMade - entered) adaptersNs=\(adaptersMade - keysMade)"
-        line += " registerNs=\(registered - adaptersMade) buildNs=\(built - registered)"
-        if let spawnedAt { line += " spawnToReadNs=\(end &- spawnedAt)" }
-        print(line)
-    }
-}
-
-/// The cold start with `build()`.
+/// The cold start: what an app does at launch, on the main thread, with no `await` before the first read.
 ///
-/// - Parameter calledAt: when the caller, on the main actor, called this (nonisolated) function:
-///   the hop onto the global executor in between is the process's first, which starts its threads.
-func coldStart(directory: String, keys count: Int, spawnedAt: UInt64?, calledAt: UInt64? = nil) async {
-    let setup = ColdStartSetup(directory: directory, keys: count)
+/// The `HTTPFetcher` is never called; the cache is named by its path, as a server or a tool has it
+/// (no `URL` is parsed for it).
+func coldStart(directory: String, keys count: Int, spawnedAt: UInt64?) {
+    let keys = Workload.keys(count: count, rules: false)
+    guard let first = keys.first as? ConfigKey<Bool> else { fail("the first cold-start key is not a Bool") }
+    guard let endpoint = URL(string: "https://config.example.com/v1/config.json") else { fail("bad endpoint URL") }
+    let fetcher: HTTPFetcher
+    do {
+        fetcher = try HTTPFetcher(url: endpoint)
+    } catch {
+        fail("could not make the fetcher: \(error)")
+    }
+    let builder = RemoteConfigClient.builder(fetcher: fetcher)
+        .cache(FileSnapshotCache(directoryPath: directory))
+        .register(keys)
+    let buildStart = monotonicNanoseconds()
     let client: RemoteConfigClient
     do {
-        client = try await setup.builder.build()
+        client = try builder.build()
     } catch {
         fail("could not build the client: \(error)")
     }
-    setup.finish(client, built: monotonicNanoseconds(), spawnedAt: spawnedAt, calledAt: calledAt)
-}
-
-/// The cold start with `buildSynchronously()`, on the main thread: nothing waits for another thread before the first read.
-func coldStartSynchronously(directory: String, keys count: Int, spawnedAt: UInt64?) {
-    let setup = ColdStartSetup(directory: directory, keys: count)
-    let client: RemoteConfigClient
-    do {
-        client = try setup.builder.buildSynchronously()
-    } catch {
-        fail("could not build the client: \(error)")
+    let built = monotonicNanoseconds()
+    let value = client[first]
+    let end = monotonicNanoseconds()
+    let endCPU = processCPUNanoseconds()
+    // The cached value of k00000_b is true, its default false: false means the cache was not used.
+    guard value, client.registeredKeys.count == keys.count else {
+        fail("the first read did not see the cached value (cache: \(client.status.cache))")
     }
-    setup.finish(client, built: monotonicNanoseconds(), spawnedAt: spawnedAt, calledAt: nil)
+    var line = "value=\(value) mainToReadNs=\(end - mainStart) mainToReadCPUNs=\(endCPU - mainStartCPU)"
+    line += " buildNs=\(built - buildStart)"
+    if let spawnedAt { line += " spawnToReadNs=\(end &- spawnedAt)" }
+    print(line)
 }
 
 // MARK: main
@@ -355,40 +298,27 @@ case "refresh":
     }
     let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 200 : 200
     await refreshTimer(keys: keys, rounds: rounds, rules: arguments.count > 4 && arguments[4] == "rules")
-case "cold-repeat":
-    guard arguments.count == 5, let keys = Int(arguments[3]), keys > 0, let rounds = Int(arguments[4]) else {
-        fail("usage: ReadProbe cold-repeat <dir> <keys> <rounds>")
-    }
-    for _ in 0..<rounds {
-        await coldStart(directory: arguments[2], keys: keys, spawnedAt: nil)
-    }
-case "format-decode":
-    guard arguments.count >= 4, let parameters = Int(arguments[3]), parameters > 0 else {
-        fail("usage: ReadProbe format-decode <firebase|plain|template-parse|workload> <parameters> [rounds]")
-    }
-    let rounds = arguments.count > 4 ? Int(arguments[4]) ?? 2_000 : 2_000
-    formatDecodeTimer(format: arguments[2], parameters: parameters, rounds: max(rounds, 1))
 case "seed":
     guard arguments.count == 4, let keys = Int(arguments[3]), keys > 0 else { fail("usage: ReadProbe seed <dir> <keys>") }
-    await seed(directory: URL(fileURLWithPath: arguments[2], isDirectory: true), keys: keys)
-case "cold-start-sync":
-    guard arguments.count >= 4, let keys = Int(arguments[3]), keys > 0 else {
-        fail("usage: ReadProbe cold-start-sync <dir> <keys> [<spawn ns>]")
-    }
-    let spawnedAt = arguments.count > 4 ? UInt64(arguments[4]) : nil
-    coldStartSynchronously(
-        directory: arguments[2], keys: keys, spawnedAt: spawnedAt)
+    await seed(directory: arguments[2], keys: keys)
 case "cold-start":
     guard arguments.count >= 4, let keys = Int(arguments[3]), keys > 0 else {
         fail("usage: ReadProbe cold-start <dir> <keys> [<spawn ns>]")
     }
-    let spawnedAt = arguments.count > 4 ? UInt64(arguments[4]) : nil
-    let directory = arguments[2]
-    await coldStart(directory: directory, keys: keys, spawnedAt: spawnedAt, calledAt: monotonicNanoseconds())
+    coldStart(directory: arguments[2], keys: keys, spawnedAt: arguments.count > 4 ? UInt64(arguments[4]) : nil)
+case "memory-seed":
+    guard arguments.count == 4, let keys = Int(arguments[3]), keys > 0 else {
+        fail("usage: ReadProbe memory-seed <dir> <keys>")
+    }
+    let payload = MemoryWorkload.json(count: keys)
+    await store(payload, in: arguments[2], etag: MemoryWorkload.etag(count: keys))
+    print("seeded \(keys) keys, \(payload.count) bytes")
+case "memory":
+    guard arguments.count == 4, let keys = Int(arguments[3]), keys > 0 else { fail("usage: ReadProbe memory <dir> <keys>") }
+    memory(directory: arguments[2], keys: keys)
 default:
     fail(
-        "usage: ReadProbe read-timer [reads] | scaling <threads> [threads|tasks] [reads] | seed <dir> <keys>"
-            + " | refresh <keys> [rounds] [rules] | cold-start <dir> <keys> [<spawn ns>]"
-            + " | cold-start-sync <dir> <keys> [<spawn ns>] | cold-repeat <dir> <keys> <rounds> | format-decode <firebase|plain|template-parse|workload> <parameters> [rounds]"
+        "usage: ReadProbe read-timer [reads] | scaling <threads> [threads|tasks] [reads] | refresh <keys> [rounds] [rules]"
+            + " | seed <dir> <keys> | cold-start <dir> <keys> [<spawn ns>] | memory-seed <dir> <keys> | memory <dir> <keys>"
     )
 }
