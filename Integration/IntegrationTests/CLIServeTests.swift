@@ -129,7 +129,10 @@ struct CLIServeTests {
             let response = try await CLIHTTPClient.get(server.url())
             #expect(response.status == 503)
             #expect(response.header("Retry-After") == "30")
-            #expect(server.output.contains("Simulating trouble: every request gets status 503 with Retry-After 30."))
+            // Standard error and standard output are read by separate threads: wait for the line.
+            #expect(
+                await server.waitForLine { $0.contains("Simulating trouble: every request gets status 503 with Retry-After 30.") }
+                    != nil)
             #expect(
                 await server.waitForLine { $0.contains("-> 503 Service Unavailable") && $0.contains("simulated status 503") }
                     != nil)
