@@ -111,12 +111,7 @@ public struct FirebaseTemplateFormat: PayloadFormat {
 
     /// Decodes the template, returning the values and the parameters dropped with why.
     public func decodeTemplate(_ bytes: Data) throws(PayloadError) -> Template {
-        let document: ConfigValue
-        do throws(JSONParseError) {
-            document = try parser.parse(bytes)
-        } catch {
-            throw PayloadError(format: name, parse: error)
-        }
+        let document = try parser.parse(bytes, format: name)
         guard case .object(let top) = document else {
             throw PayloadError(
                 format: name, reason: "a Firebase template is a JSON object, found a JSON \(document.kind)", offset: 0)

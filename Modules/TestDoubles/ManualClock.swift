@@ -14,7 +14,7 @@ public final class ManualClock: ConfigClock {
     private struct State {
         var now: Date
         var sleepers: [(deadline: Date, wake: Promise<Void>)] = []
-        var countWaiters: [(count: Int, done: Promise<Void>)] = []
+        var countWaiters = CountWaiters()
     }
 
     private let state: Locked<State>
@@ -54,9 +54,7 @@ public final class ManualClock: ConfigClock {
         let wake = Promise<Void>()
         let ready = state.withLock { state -> [Promise<Void>] in
             state.sleepers.append((state.now.addingTimeInterval(seconds), wake))
-            let count = state.sleepers.count
-            defer { state.countWaiters.removeAll { $0.count <= count } }
-            return state.countWaiters.filter { $0.count <= count }.map(\.done)
+            return state.countWaiters.reached(state.sleepers.count)
         }
         for waiter in ready { waiter.fulfill(()) }
         if await wake.wait() == nil {
@@ -67,12 +65,7 @@ public final class ManualClock: ConfigClock {
 
     /// Returns once at least `count` tasks are suspended in ``sleep(for:)``, or when the waiting task is cancelled.
     public func waitForSleepers(count: Int) async {
-        let done = Promise<Void>()
-        let waiting = state.withLock { state -> Bool in
-            guard state.sleepers.count < count else { return false }
-            state.countWaiters.append((count, done))
-            return true
-        }
-        if waiting { _ = await done.wait() }
+        let done = state.withLock { $0.countWaiters.waiter(for: count, current: $0.sleepers.count) }
+        _ = await done?.wait()
     }
 }

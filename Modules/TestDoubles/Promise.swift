@@ -46,3 +46,22 @@ final class Promise<Value: Sendable>: Sendable {
         }
     }
 }
+
+/// Tasks waiting for a count (sleepers, fetches) to reach their target.
+struct CountWaiters {
+    private var waiters: [(target: Int, done: Promise<Void>)] = []
+
+    /// A promise fulfilled when the count reaches `target`, or nil when `current` already has.
+    mutating func waiter(for target: Int, current: Int) -> Promise<Void>? {
+        guard current < target else { return nil }
+        let done = Promise<Void>()
+        waiters.append((target, done))
+        return done
+    }
+
+    /// Removes and returns the waiters whose target `count` reaches; fulfil them outside the lock.
+    mutating func reached(_ count: Int) -> [Promise<Void>] {
+        defer { waiters.removeAll { $0.target <= count } }
+        return waiters.filter { $0.target <= count }.map(\.done)
+    }
+}

@@ -26,7 +26,7 @@ public final class ScriptedFetcher: ConfigFetcher {
     private struct State {
         var script: [Entry] = []
         var requests: [FetchRequest] = []
-        var fetchWaiters: [(count: Int, done: Promise<Void>)] = []
+        var fetchWaiters = CountWaiters()
     }
 
     private let state = Locked(State())
@@ -61,26 +61,19 @@ public final class ScriptedFetcher: ConfigFetcher {
 
     /// Returns once at least `count` fetches have started, or when the waiting task is cancelled.
     public func waitForFetches(count: Int) async {
-        let done = Promise<Void>()
-        let waiting = state.withLock { state -> Bool in
-            guard state.requests.count < count else { return false }
-            state.fetchWaiters.append((count, done))
-            return true
-        }
-        if waiting { _ = await done.wait() }
+        let done = state.withLock { $0.fetchWaiters.waiter(for: count, current: $0.requests.count) }
+        _ = await done?.wait()
     }
 
     /// Records `request`, then answers with the next step of the script.
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
         let (taken, ready) = state.withLock { state -> (Result<Entry, FetchError>, [Promise<Void>]) in
             state.requests.append(request)
-            let count = state.requests.count
-            let ready = state.fetchWaiters.filter { $0.count <= count }.map(\.done)
-            state.fetchWaiters.removeAll { $0.count <= count }
+            let ready = state.fetchWaiters.reached(state.requests.count)
             if Task.isCancelled { return (.failure(.cancelled), ready) }
             guard !state.script.isEmpty else {
                 let message =
-                    "ScriptedFetcher: script exhausted at fetch #\(count); enqueue a step for every fetch the test expects"
+                    "ScriptedFetcher: script exhausted at fetch #\(state.requests.count); enqueue a step for every fetch the test expects"
                 return (.failure(FetchError(.other, retry: .doNotRetry, message: message)), ready)
             }
             return (.success(state.script.removeFirst()), ready)

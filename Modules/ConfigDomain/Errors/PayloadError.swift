@@ -32,3 +32,14 @@ public struct PayloadError: Error, Sendable, Hashable, CustomStringConvertible {
         return text + ": \(reason)"
     }
 }
+
+extension JSONParser {
+    /// Parses `bytes`, reporting a failure as a ``PayloadError`` of the payload format `format`.
+    public func parse(_ bytes: Data, format: String) throws(PayloadError) -> ConfigValue {
+        do throws(JSONParseError) {
+            return try parse(bytes)
+        } catch {
+            throw PayloadError(format: format, parse: error)
+        }
+    }
+}

@@ -6,30 +6,32 @@ extension ConfigKey {
     ///
     /// - Parameter origin: where the value came from (a layer, a variable), kept in the rejection.
     public func resolve(_ value: ConfigValue, origin: String? = nil) -> Result<Value, Rejection> {
-        let typed: Value
-        do throws(ConversionError) {
-            typed = try converter.fromValue(value)
-        } catch {
-            return .failure(
-                rejection(
-                    found: value.jsonText(), secrets: Self.leafTexts(of: value), rule: "type(\(converter.typeName))",
-                    reason: error.reason, origin: origin))
-        }
-        return check(typed, rendered: { value.jsonText() }, secrets: { Self.leafTexts(of: value) }, origin: origin)
+        resolve(
+            { () throws(ConversionError) in try converter.fromValue(value) }, found: { value.jsonText() },
+            secrets: { Self.leafTexts(of: value) }, origin: origin)
     }
 
     /// Coerces override text and runs every rule.
     public func resolve(text: String, origin: String? = nil) -> Result<Value, Rejection> {
+        resolve(
+            { () throws(ConversionError) in try converter.fromText(text) }, found: { text },
+            secrets: { Self.textSecrets(text) }, origin: origin)
+    }
+
+    /// Converts with `convert` and runs every rule; `found` and `secrets` describe the candidate in a rejection.
+    private func resolve(
+        _ convert: () throws(ConversionError) -> Value, found: () -> String, secrets: () -> [String], origin: String?
+    ) -> Result<Value, Rejection> {
         let typed: Value
         do throws(ConversionError) {
-            typed = try converter.fromText(text)
+            typed = try convert()
         } catch {
             return .failure(
                 rejection(
-                    found: text, secrets: Self.textSecrets(text), rule: "type(\(converter.typeName))", reason: error.reason,
+                    found: found(), secrets: secrets(), rule: "type(\(converter.typeName))", reason: error.reason,
                     origin: origin))
         }
-        return check(typed, rendered: { text }, secrets: { Self.textSecrets(text) }, origin: origin)
+        return check(typed, rendered: found, secrets: secrets, origin: origin)
     }
 
     /// Runs every rule on an already typed value.

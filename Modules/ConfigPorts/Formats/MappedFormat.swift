@@ -38,12 +38,7 @@ public struct MappedFormat: PayloadFormat {
 
     /// Parses `bytes` as JSON and maps the document.
     public func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] {
-        let document: ConfigValue
-        do throws(JSONParseError) {
-            document = try parser.parse(bytes)
-        } catch {
-            throw PayloadError(format: name, parse: error)
-        }
+        let document = try parser.parse(bytes, format: name)
         return try map(document)
     }
 }

@@ -33,12 +33,7 @@ public struct PlainJSONFormat: PayloadFormat {
 
     /// Parses the bytes; the top level must be an object.
     public func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] {
-        let value: ConfigValue
-        do throws(JSONParseError) {
-            value = try parser.parse(bytes)
-        } catch {
-            throw PayloadError(format: name, parse: error)
-        }
+        let value = try parser.parse(bytes, format: name)
         guard case .object(let members) = value else {
             throw PayloadError(
                 format: name, reason: "the top level must be a JSON object of keys to values, found a JSON \(value.kind)",
