@@ -6,39 +6,52 @@ extension ConfigKey {
     ///
     /// - Parameter origin: where the value came from (a layer, a variable), kept in the rejection.
     public func resolve(_ value: ConfigValue, origin: String? = nil) -> Result<Value, Rejection> {
-        resolve(
-            { () throws(ConversionError) in try converter.fromValue(value) }, found: { value.jsonText() },
-            secrets: { Self.leafTexts(of: value) }, origin: origin)
+        Result { () throws(Rejection) in try accepted(value, origin: origin) }
     }
 
     /// Coerces override text and runs every rule.
     public func resolve(text: String, origin: String? = nil) -> Result<Value, Rejection> {
-        resolve(
+        Result { () throws(Rejection) in try accepted(text: text, origin: origin) }
+    }
+
+    /// ``resolve(_:origin:)`` for a client's activation, which runs it for every key: a thrown rejection.
+    package func accepted(_ value: ConfigValue, origin: @autoclosure () -> String?) throws(Rejection) -> Value {
+        try accepted(
+            { () throws(ConversionError) in try converter.fromValue(value) }, found: { value.jsonText() },
+            secrets: { Self.leafTexts(of: value) }, origin: origin())
+    }
+
+    /// ``resolve(text:origin:)`` for a client's activation: a thrown rejection.
+    package func accepted(text: String, origin: @autoclosure () -> String?) throws(Rejection) -> Value {
+        try accepted(
             { () throws(ConversionError) in try converter.fromText(text) }, found: { text },
-            secrets: { Self.textSecrets(text) }, origin: origin)
+            secrets: { Self.textSecrets(text) }, origin: origin())
     }
 
     /// Converts with `convert` and runs every rule; `found` and `secrets` describe the candidate in a rejection.
-    private func resolve(
-        _ convert: () throws(ConversionError) -> Value, found: () -> String, secrets: () -> [String], origin: String?
-    ) -> Result<Value, Rejection> {
+    private func accepted(
+        _ convert: () throws(ConversionError) -> Value, found: () -> String, secrets: () -> [String],
+        origin: @autoclosure () -> String?
+    ) throws(Rejection) -> Value {
         let typed: Value
         do throws(ConversionError) {
             typed = try convert()
         } catch {
-            return .failure(
-                rejection(
-                    found: found(), secrets: secrets(), rule: "type(\(converter.typeName))", reason: error.reason,
-                    origin: origin))
+            throw rejection(
+                found: found(), secrets: secrets(), rule: "type(\(converter.typeName))", reason: error.reason, origin: origin())
         }
-        return check(typed, rendered: found, secrets: secrets, origin: origin)
+        try check(typed, rendered: found, secrets: secrets, origin: origin())
+        return typed
     }
 
     /// Runs every rule on an already typed value.
     public func validate(_ value: Value, origin: String? = nil) -> Result<Value, Rejection> {
-        check(
-            value, rendered: { render(value) },
-            secrets: { isSecret ? converter.toValue(value).map(Self.leafTexts(of:)) ?? [] : [] }, origin: origin)
+        Result { () throws(Rejection) in
+            try check(
+                value, rendered: { render(value) },
+                secrets: { isSecret ? converter.toValue(value).map(Self.leafTexts(of:)) ?? [] : [] }, origin: origin)
+            return value
+        }
     }
 
     /// Renders a value for messages, redacted when the key is secret.
@@ -47,17 +60,16 @@ extension ConfigKey {
         return converter.toValue(value)?.jsonText() ?? String(describing: value)
     }
 
-    /// The value, or the first rule's rejection; `rendered` and `secrets` are only evaluated then.
+    /// Throws the first rule's rejection; `rendered` and `secrets` are only evaluated then.
     private func check(
-        _ typed: Value, rendered: () -> String, secrets: () -> [String], origin: String?
-    ) -> Result<Value, Rejection> {
+        _ typed: Value, rendered: () -> String, secrets: () -> [String], origin: @autoclosure () -> String?
+    ) throws(Rejection) {
         for rule in rules {
             if let reason = rule.evaluate(typed) {
-                return .failure(
-                    rejection(found: rendered(), secrets: secrets(), rule: rule.name, reason: reason, typed: typed, origin: origin))
+                throw rejection(
+                    found: rendered(), secrets: secrets(), rule: rule.name, reason: reason, typed: typed, origin: origin())
             }
         }
-        return .success(typed)
     }
 
     /// The texts of an override that may not show in a secret key's reason.

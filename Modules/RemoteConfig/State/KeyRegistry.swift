@@ -8,13 +8,17 @@ extension ConfigKey {
     var valueType: ObjectIdentifier { ObjectIdentifier(Value.self) }
 
     /// Converts and checks one candidate: the typed value in a ``ValueBox``, or why it was refused.
-    func accept(_ candidate: OverrideValue.Content, origin: String) -> Result<any AnyObject & Sendable, Rejection> {
-        let result =
+    func accept(
+        _ candidate: OverrideValue.Content, origin: @autoclosure () -> String
+    ) -> Result<any AnyObject & Sendable, Rejection> {
+        do throws(Rejection) {
             switch candidate {
-            case .value(let value): resolve(value, origin: origin)
-            case .text(let text): resolve(text: text, origin: origin)
+            case .value(let value): return .success(ValueBox(try accepted(value, origin: origin())))
+            case .text(let text): return .success(ValueBox(try accepted(text: text, origin: origin())))
             }
-        return result.map { ValueBox($0) }
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The key's default in a ``ValueBox``.

@@ -2,6 +2,11 @@ import ConfigDomain
 import ConfigPorts
 import Foundation
 
+extension ConfigSnapshot {
+    /// Where a snapshot's values come from, as a rejection names it.
+    fileprivate var origin: String { "snapshot \(metadata.source)" }
+}
+
 /// Resolves every registered key, layer by layer, into one immutable ``ResolvedState``.
 ///
 /// For each key the first candidate that converts and passes the key's rules wins: the overrides
@@ -83,8 +88,9 @@ struct Resolver {
     static func resolve<Key: ConfigKeyRepresentable>(
         _ key: Key, slot: Int?, snapshot: ConfigSnapshot?, overrides: [OverrideLayer], previous: ResolvedState?
     ) -> KeyResolution {
-        var resolution = resolve(key.configKey, slot: slot, snapshot: snapshot, overrides: overrides, previous: previous)
-        if let slot, let previous { resolution.changed = !same(key.configKey, previous, slot, as: resolution) }
+        let key = key.configKey
+        var resolution = resolve(key, slot: slot, snapshot: snapshot, overrides: overrides, previous: previous)
+        if let slot, let previous { resolution.changed = !same(key, previous, slot, as: resolution) }
         return resolution
     }
 
@@ -126,7 +132,7 @@ struct Resolver {
     ) -> (value: RemoteValue?, isCurrent: Bool, inSnapshot: Bool) {
         guard let snapshot, let raw = snapshot.values[key.name] else { return (nil, false, false) }
         let source = snapshot.metadata.source
-        switch key.accept(.value(raw), origin: "snapshot \(source)") {
+        switch key.accept(.value(raw), origin: snapshot.origin) {
         case .success(let box):
             return (RemoteValue(box: box, raw: raw, source: source), true, true)
         case .failure(let rejection):
