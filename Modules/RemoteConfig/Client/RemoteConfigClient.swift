@@ -81,8 +81,15 @@ public final class RemoteConfigClient: Sendable {
     /// A read of a key the registry does not hold under this name and type: resolved alone.
     func unregisteredRead<Value>(_ key: ConfigKey<Value>, in state: ResolvedState) -> Value {
         noteUnregistered(key.name, readType: key.converter.typeName)
-        let resolved = Resolver.resolve(key, slot: nil, snapshot: state.snapshot, overrides: state.overrides, previous: nil)
-        return (resolved.box as? ValueBox<Value>)?.value ?? key.defaultValue
+        return resolvedAlone(key, snapshot: state.snapshot, overrides: state.overrides)
+    }
+
+    /// `key` resolved on its own, through `overrides`, `snapshot` and its own rules, as no registry slot holds it.
+    private func resolvedAlone<Value>(
+        _ key: ConfigKey<Value>, snapshot: ConfigSnapshot?, overrides: [OverrideLayer]
+    ) -> Value {
+        let alone = Resolver.resolve(key, slot: nil, snapshot: snapshot, overrides: overrides, previous: nil)
+        return (alone.box as? ValueBox<Value>)?.value ?? key.defaultValue
     }
 
     /// Reports, once per name, a read that did not go through a registered key.
@@ -116,9 +123,7 @@ public final class RemoteConfigClient: Sendable {
             return value
         case .cacheOnly:
             guard currentFreshness() == .expired else { return self[key] }
-            let state = cell.load()
-            let alone = Resolver.resolve(key, slot: nil, snapshot: nil, overrides: state.overrides, previous: nil)
-            return (alone.box as? ValueBox<Value>)?.value ?? key.defaultValue
+            return resolvedAlone(key, snapshot: nil, overrides: cell.load().overrides)
         }
     }
 
