@@ -338,7 +338,7 @@ final class RefreshEngine: Sendable {
     private func reportMistypedKeys(of snapshot: ConfigSnapshot, unread: Int) {
         guard unread > 0 else { return }
         let registry = resolver.registry
-        for name in snapshot.values.keys.sorted() where registry.slot(named: name) == nil {
+        for name in snapshot.values.keys.filter({ registry.slot(named: $0) == nil }).sorted() {
             if let intended = registry.likelyIntended(name) { emit(.mistypedKey(requested: name, registered: intended)) }
         }
     }
