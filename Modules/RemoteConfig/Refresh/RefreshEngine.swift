@@ -149,11 +149,12 @@ final class RefreshEngine: Sendable {
         }
         let fetched: FetchResult
         do throws(FetchError) {
-            fetched =
-                if let pushed { .modified(pushed) } else {
-                    try await settings.fetcher.fetch(
-                        FetchRequest(validators: held?.metadata.validators ?? .none, configurationName: settings.configurationName))
-                }
+            if let pushed {
+                fetched = .modified(pushed)
+            } else {
+                fetched = try await settings.fetcher.fetch(
+                    FetchRequest(validators: held?.metadata.validators ?? .none, configurationName: settings.configurationName))
+            }
         } catch {
             return fail(.fetch(error), retry: error.retry)
         }
