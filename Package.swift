@@ -138,7 +138,7 @@ var package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "TestDoubles",
-                "FirebaseFormat", "TestSupport",
+                "FirebaseFormat", "TestSupport", "SSEAdapter",
             ],
             path: "Integration/IntegrationTests", swiftSettings: swiftSettings),
 

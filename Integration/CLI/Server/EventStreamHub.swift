@@ -105,7 +105,9 @@ final class EventStreamHub: Sendable {
         var headers = HTTPHeaders()
         headers[.contentType] = "text/event-stream"
         headers[HTTPHeader("Cache-Control")] = "no-cache"
-        return (HTTPResponse(statusCode: .ok, headers: headers, body: HTTPBodySequence(from: EventStreamBody(stream: stream))), record)
+        return (
+            HTTPResponse(statusCode: .ok, headers: headers, body: HTTPBodySequence(from: EventStreamBody(stream: stream))), record
+        )
     }
 
     /// `id: <n>` and `data: <etag>`, for the document's current version.
