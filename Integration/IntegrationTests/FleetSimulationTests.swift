@@ -49,6 +49,8 @@ struct FleetSimulationTests {
         let after = Array(counts[Self.outage.upperBound..<Self.end])
         let steadyRate = Double(steady.map(\.requests).reduce(0, +)) / Double(steady.count)
         let peakSecond = after.map(\.requests).max() ?? 0
+        let peakOffset = after.firstIndex { $0.requests == peakSecond } ?? 0
+        let firstMinute = after.prefix(60).map(\.requests)
         let window = 10
         let steadyWindow = steadyRate * Double(window)
         let windows = stride(from: 0, to: after.count - window + 1, by: 1).map { offset in
@@ -64,7 +66,8 @@ struct FleetSimulationTests {
             Fleet simulation (\(Self.clients) clients, \(Int(Self.interval)) s polls, \(Self.outage.count / 60) min outage):
               steady rate \(String(format: "%.1f", steadyRate)) requests/s
               after recovery: peak second \(peakSecond) (\(String(format: "%.2f", Double(peakSecond) / steadyRate))×), \
-            peak 10 s window \(peakWindow) (\(String(format: "%.2f", Double(peakWindow) / steadyWindow))×)
+            \(peakOffset) s after the server returned; peak 10 s window \(peakWindow) (\(String(format: "%.2f", Double(peakWindow) / steadyWindow))×)
+              first minute after recovery, per second: \(firstMinute.map(String.init).joined(separator: " "))
               during the outage: \(outageRequests) failed requests (\(String(format: "%.1f", Double(outageRequests) / Double(Self.outage.count))) /s)
               304 share after recovery: \(String(format: "%.1f", 100 * Double(notModified) / Double(max(answered, 1))))% \
             of \(answered) answers; every client back \(recoveredAt.map { "\($0) s" } ?? "never") after the server
