@@ -97,8 +97,8 @@ public struct HTTPFetcher: ConfigFetcher {
             guard case .modified(var payload) = result, case .sidecar(let suffix) = configuration.signatureTransport,
                 let sidecar = SidecarSignature(payloadURL: url, suffix: suffix, configuration: configuration)
             else { return result }
-            payload.signature = try await sidecar.fetch(
-                makeRequest(for: sidecar.url, providedHeaders: provided, validators: .none), with: driver, now: configuration.now())
+            let sidecarRequest = makeRequest(for: sidecar.url, providedHeaders: provided, validators: .none)
+            payload.signature = try await sidecar.fetch(sidecarRequest, with: driver, now: configuration.now())
             return .modified(payload)
         } catch {
             throw SecretRedactor(secretValues: secretValues).redact(error).replacingURL(url.absoluteString, with: displayURL)

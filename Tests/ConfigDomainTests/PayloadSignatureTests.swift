@@ -14,7 +14,8 @@ struct PayloadSignatureTests {
         #expect(message == Data("remote-config signature v1\u{0}".utf8) + Data([1, 2, 3, 4, 5, 6, 7, 8]) + payload)
         #expect(PayloadSignature.signedMessage(payload: Data(), version: 0).count == PayloadSignature.messagePrefix.count + 8)
         #expect(
-            PayloadSignature.signedMessage(payload: payload, version: 1) != PayloadSignature.signedMessage(payload: payload, version: 2),
+            PayloadSignature.signedMessage(payload: payload, version: 1)
+                != PayloadSignature.signedMessage(payload: payload, version: 2),
             "the version is signed")
     }
 

@@ -71,7 +71,9 @@ struct SignatureFieldTests {
             let cache = FileSnapshotCache(directory: dir.url)
             let path = dir.file(cache.fileNames(for: "mixed").snapshot(.active))
             try overwrite(
-                path, with: Self.file(version: version, name: "mixed", snapshot: sampleSnapshot(5), withSignatureField: withSignatureField))
+                path,
+                with: Self.file(
+                    version: version, name: "mixed", snapshot: sampleSnapshot(5), withSignatureField: withSignatureField))
             let result = cache.load("mixed", slot: .active)
             guard case .unreadable(let error) = result else {
                 Issue.record("expected unreadable, got \(result)")

@@ -18,7 +18,8 @@ struct HTTPFetcherSignatureTests {
     /// Serves the payload at /config.json (304 on a matching ETag, the signature header on a 200) and
     /// answers /config.json.sig with `sidecar`.
     private static func serving(
-        header: String? = signature, sidecar: @escaping @Sendable (HTTPRequest) -> HTTPResponse = { _ in
+        header: String? = signature,
+        sidecar: @escaping @Sendable (HTTPRequest) -> HTTPResponse = { _ in
             Reply.make(200, ["Content-Type": "application/octet-stream"], body: Data((signature + "\r\n").utf8))
         }
     ) -> TestHTTPServer.Handler {
@@ -62,7 +63,9 @@ struct HTTPFetcherSignatureTests {
     func notModifiedCarriesNone() async throws {
         try await TestHTTPServer.with(Self.serving()) { server in
             let fetcher = try HTTPFetcher(url: server.url(), configuration: testConfiguration())
-            #expect(try await fetcher.fetch(FetchRequest(validators: Validators(etag: Self.etag))) == .notModified(Validators(etag: Self.etag)))
+            #expect(
+                try await fetcher.fetch(FetchRequest(validators: Validators(etag: Self.etag)))
+                    == .notModified(Validators(etag: Self.etag)))
         }
     }
 

@@ -27,7 +27,8 @@ extension PayloadSignature {
         func malformed(_ detail: String) -> SignatureError {
             SignatureError(
                 .malformed,
-                "the signature is malformed (\(detail)); expected one line such as keyid=prod-1, version=1767225600000, sig=<base64>")
+                "the signature is malformed (\(detail)); expected one line such as keyid=prod-1, version=1767225600000, sig=<base64>"
+            )
         }
         guard text.count <= Self.maxTextLength else {
             throw malformed("it is longer than \(Self.maxTextLength) characters")
