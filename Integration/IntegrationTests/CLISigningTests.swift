@@ -161,6 +161,45 @@ struct CLISigningTests {
         #expect(sidecarOnFile.status == 64)
         #expect(sidecarOnFile.standardError.contains("--sidecar is for a URL"))
 
+        let noSuchFolder = try await CLIProcess.run([
+            "sign", workspace.config, "--key", workspace.key, "--output", workspace.scratch.path("no/such/folder/x.sig"),
+        ])
+        #expect(noSuchFolder.status == 2)
+        #expect(noSuchFolder.standardError.contains("cannot write"))
+
+        let outOntoFile = try await CLIProcess.run(["keygen", "--key-id", "k", "--out", workspace.config])
+        #expect(outOntoFile.status == 2)
+        #expect(outOntoFile.standardError.contains("cannot create the folder"))
+
+        try workspace.scratch.write("nokeyid.key", "ed25519-private-key=AAAA\n")
+        try workspace.scratch.write("nokey.pub", "keyid=dev-1, something=else\n")
+        for (file, detail) in [("nokeyid.key", "(no keyid)"), ("nokey.pub", "(no ed25519-private-key or ed25519-public-key)")] {
+            let outcome = try await CLIProcess.run(["verify", workspace.config, "--key", workspace.scratch.path(file)])
+            #expect(outcome.status == 2)
+            #expect(outcome.standardError.contains(detail), "\(outcome.standardError)")
+        }
+
+        let twin = try await CLIProcess.run(["keygen", "--key-id", "dev-1", "--out", workspace.scratch.path("twin")])
+        #expect(twin.status == 0)
+        let twoKeysOneID = try await CLIProcess.run([
+            "verify", workspace.config, "--key", workspace.publicKey, "--key", workspace.scratch.path("twin/dev-1.pub"),
+        ])
+        #expect(twoKeysOneID.status == 2)
+        #expect(twoKeysOneID.standardError.contains("two different public keys for the key id \"dev-1\""))
+
+        let signatureIsAFolder = try await CLIProcess.run([
+            "verify", workspace.config, "--key", workspace.publicKey, "--signature", workspace.scratch.path("keys"),
+        ])
+        #expect(signatureIsAFolder.status == 2)
+        #expect(signatureIsAFolder.standardError.contains("cannot read the signature file"))
+
+        let signatureForURL = try await CLIProcess.run([
+            "verify", "http://127.0.0.1:9/config.json", "--key", workspace.publicKey, "--signature", "x.sig",
+        ])
+        #expect(signatureForURL.status == 64)
+        let hostless = try await CLIProcess.run(["verify", "http://", "--key", workspace.publicKey])
+        #expect(hostless.status == 2)
+
         let servePublic = try await CLIProcess.run(["serve", workspace.config, "--port", "0", "--sign-with", workspace.publicKey])
         #expect(servePublic.status == 2)
         #expect(servePublic.standardError.contains("holds a public key, which cannot sign"))
@@ -173,7 +212,8 @@ struct CLISigningTests {
         let workspace = try await Workspace.make()
         defer { workspace.scratch.remove() }
         try await CLIServer.with([workspace.config, "--port", "0", "--sign-with", workspace.key]) { server in
-            #expect(server.output.contains("Signing with key dev-1"))
+            let announced = await server.waitForLine { $0.contains("Signing with key dev-1") }
+            #expect(announced != nil, "\(server.output)")
             let url = try #require(URL(string: server.url()))
             let fetcher = try HTTPFetcher(url: url, configuration: .init(timeout: 10, signatureTransport: transport))
             let client = try RemoteConfigClient.builder(fetcher: fetcher)
@@ -193,11 +233,33 @@ struct CLISigningTests {
             #expect(second.version > first.version)
             await client.stop()
 
+            let elsewhere = try await CLIHTTPClient.get(server.url("/nothing.json.sig"))
+            #expect(elsewhere.status == 404, "only served documents have a signature file")
+
             let arguments = ["verify", server.url(), "--key", workspace.publicKey] + (transport == .header ? [] : ["--sidecar"])
             let verified = try await CLIProcess.run(arguments)
             #expect(verified.status == 0, "\(verified.standardError)")
             #expect(verified.standardOutput.contains("is signed by dev-1, version \(second.version)."))
         }
+    }
+
+    @Test(
+        "without --sign-with nothing is signed: no header, no .sig, and verify of the URL fails as missing; a server that is down fails as a fetch"
+    )
+    func serveUnsigned() async throws {
+        let workspace = try await Workspace.make()
+        defer { workspace.scratch.remove() }
+        try await CLIServer.with([workspace.config, "--port", "0"]) { server in
+            let response = try await CLIHTTPClient.get(server.url())
+            #expect(response.status == 200 && response.header("X-Config-Signature") == nil)
+            #expect(try await CLIHTTPClient.get(server.url("/config.json.sig")).status == 404)
+            let missing = try await CLIProcess.run(["verify", server.url(), "--key", workspace.publicKey])
+            #expect(missing.status == 1)
+            #expect(missing.standardError.contains("there is no signature"))
+        }
+        let down = try await CLIProcess.run(["verify", "http://127.0.0.1:9/config.json", "--key", workspace.publicKey])
+        #expect(down.status == 1)
+        #expect(down.standardError.contains("fetch failed"))
     }
 
     @Test("the demo shows a tampered payload refused before parsing, and the last good value kept")

@@ -147,6 +147,17 @@ struct HTTPFetcherSignatureTests {
         }
     }
 
+    @Test("a 304 to the unconditional request for the signature file is a typed, retryable error")
+    func sidecarNotModified() async throws {
+        let handler = Self.serving(sidecar: { _ in Reply.make(304, ["ETag": "\"s\""]) })
+        try await TestHTTPServer.with(handler) { server in
+            let error = try #require(await fetchError(try sidecarFetcher(server)))
+            #expect(error.kind == .other)
+            #expect(error.retry == .backoff)
+            #expect(error.message.contains("config.json.sig answered \"not modified\" to an unconditional request"))
+        }
+    }
+
     @Test("a signature file over the size limit is aborted")
     func sidecarTooLarge() async throws {
         let limit = HTTPFetcher.SignatureTransport.sidecarByteLimit
