@@ -308,7 +308,8 @@ struct CLISigningTests {
                 .trimmingCharacters(in: .whitespacesAndNewlines))
         try PayloadSignature.signedMessage(payload: config, version: 7).write(to: message)
         try ours.signature.write(to: workspace.scratch.url.appendingPathComponent("ours.sig.bin"))
-        let derPrefix = Data([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00])  // SubjectPublicKeyInfo, Ed25519
+        // The DER SubjectPublicKeyInfo header of an Ed25519 key (RFC 8410), then the 32 raw bytes.
+        let derPrefix = Data([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00])
         let publicDER = derPrefix + (try workspace.trustedKey().rawRepresentation)
         try publicDER.write(to: workspace.scratch.url.appendingPathComponent("public.der"))
         let check = try await openssl(
