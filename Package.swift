@@ -32,6 +32,7 @@ var package = Package(
         .library(name: "FileCacheAdapter", targets: ["FileCacheAdapter"]),
         .library(name: "EnvAdapter", targets: ["EnvAdapter"]),
         .library(name: "FirebaseFormat", targets: ["FirebaseFormat"]),
+        .library(name: "EtcdAdapter", targets: ["EtcdAdapter"]),
         .library(name: "TestDoubles", targets: ["TestDoubles"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .executable(name: "remote-config", targets: ["RemoteConfigCLI"]),
@@ -52,6 +53,7 @@ var package = Package(
         .target(
             name: "FirebaseFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/FirebaseFormat",
             swiftSettings: swiftSettings),
+        .target(name: "EtcdAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/EtcdAdapter", swiftSettings: swiftSettings),
         .target(
             name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
             swiftSettings: swiftSettings),
@@ -64,7 +66,7 @@ var package = Package(
             name: "RemoteConfigCLI",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter",
-                "FirebaseFormat", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FirebaseFormat", "EtcdAdapter", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             path: "Integration/CLI", exclude: ["README.md"], resources: [.copy("Examples")], swiftSettings: swiftSettings),
@@ -118,6 +120,13 @@ var package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "EtcdAdapterTests",
+            dependencies: [
+                "ConfigDomain", "ConfigPorts", "EtcdAdapter", "TestDoubles", "TestSupport",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "EnvAdapterTests", dependencies: ["ConfigDomain", "ConfigPorts", "EnvAdapter", "TestDoubles"],
             swiftSettings: swiftSettings),
         .testTarget(
@@ -129,7 +138,7 @@ var package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "TestDoubles",
-                "FirebaseFormat", "TestSupport",
+                "FirebaseFormat", "EtcdAdapter", "TestSupport",
             ],
             path: "Integration/IntegrationTests", swiftSettings: swiftSettings),
 
