@@ -213,10 +213,12 @@ final class Gateway: Sendable {
 
     /// Opens a watch stream on the endpoint `index`: the POST carrying `watch`, marked to need a
     /// leader, so a member cut off from its cluster ends the stream instead of going quiet.
-    func openWatch(_ watch: WatchRequest, token: String?, at index: Int) -> AsyncStream<HTTPEvent> {
+    func openWatch(
+        _ watch: WatchRequest, token: String?, at index: Int
+    ) -> (events: AsyncStream<HTTPEvent>, cancel: @Sendable () -> Void) {
         var request = makeRequest("v3/watch", watch, token: token, at: index, timeout: 365 * 86_400)
         // gRPC metadata `hasleader: true`, which the gateway passes on from this header.
         request.setValue("true", forHTTPHeaderField: "Grpc-Metadata-hasleader")
-        return session.send(request)
+        return session.start(request)
     }
 }

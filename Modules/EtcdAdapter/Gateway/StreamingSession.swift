@@ -42,7 +42,11 @@ final class StreamingSession: Sendable {
     deinit { session.invalidateAndCancel() }
 
     /// Starts `request` and returns what happens to it.
-    func send(_ request: URLRequest) -> AsyncStream<HTTPEvent> {
+    func send(_ request: URLRequest) -> AsyncStream<HTTPEvent> { start(request).events }
+
+    /// Starts `request` and returns what happens to it, with a way to cancel it from elsewhere
+    /// (its stream then ends with `.finished(failure: "cancelled")`).
+    func start(_ request: URLRequest) -> (events: AsyncStream<HTTPEvent>, cancel: @Sendable () -> Void) {
         let (events, continuation) = AsyncStream.makeStream(of: HTTPEvent.self)
         let task = session.dataTask(with: request)
         let id = task.taskIdentifier
@@ -52,7 +56,7 @@ final class StreamingSession: Sendable {
             task.cancel()
         }
         task.resume()
-        return events
+        return (events, { task.cancel() })
     }
 }
 
