@@ -32,7 +32,9 @@ struct EtcdAdmin: Sendable {
     private let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
-        configuration.timeoutIntervalForRequest = 5
+        // A write sent to a member while the cluster elects a new leader is held by etcd until its
+        // own timeout (several seconds); give up after one and retry, by then on the new leader.
+        configuration.timeoutIntervalForRequest = 1
         return URLSession(configuration: configuration)
     }()
 

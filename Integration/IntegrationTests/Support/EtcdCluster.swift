@@ -55,6 +55,7 @@ final class EtcdCluster: Sendable {
     private let executable: URL
     private let clusterToken: String
     private let processes: Locked<[ChildProcess?]>
+    private let frozen = Locked<Set<Int>>([])
     private let admin = EtcdAdmin()
 
     private init(directory: URL, members: [Member], executable: URL) {
@@ -118,7 +119,10 @@ final class EtcdCluster: Sendable {
 
     /// Stops every member still running and deletes the cluster's folder.
     func stop() async {
-        for index in members.indices { await stop(index) }
+        // The leader first: a leader that stops hands its leadership over to a follower, which is
+        // quick while one runs and takes seconds when none is left.
+        let leader = try? await leader()
+        for index in [leader].compactMap({ $0 }) + members.indices.filter({ $0 != leader }) { await stop(index) }
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -141,9 +145,10 @@ final class EtcdCluster: Sendable {
         processes.withLock { $0[index] = child }
     }
 
-    /// Stops member `index` (SIGTERM, 5 s, SIGKILL) if it runs.
+    /// Stops member `index` (SIGTERM, 5 s, SIGKILL) if it runs, thawing it first if frozen.
     private func stop(_ index: Int) async {
         guard let child = processes.withLock({ $0[index] }) else { return }
+        thaw(index)
         _ = await child.stop(grace: 5)
         processes.withLock { $0[index] = nil }
     }
@@ -157,11 +162,18 @@ final class EtcdCluster: Sendable {
         processes.withLock { $0[index] = nil }
     }
 
-    /// Freezes member `index` (SIGSTOP): its connections stay open and say nothing.
-    func freeze(_ index: Int) { processes.withLock { $0[index] }?.send(SIGSTOP) }
+    /// Freezes member `index` (SIGSTOP): its connections stay open and say nothing. The admin
+    /// operations leave it alone until ``thaw(_:)``.
+    func freeze(_ index: Int) {
+        frozen.withLock { _ = $0.insert(index) }
+        processes.withLock { $0[index] }?.send(SIGSTOP)
+    }
 
     /// Lets a frozen member `index` run again (SIGCONT).
-    func thaw(_ index: Int) { processes.withLock { $0[index] }?.send(SIGCONT) }
+    func thaw(_ index: Int) {
+        guard frozen.withLock({ $0.remove(index) }) != nil else { return }
+        processes.withLock { $0[index] }?.send(SIGCONT)
+    }
 
     /// Starts a killed member `index` again and waits until the whole cluster is healthy.
     func restart(_ index: Int) async throws {
@@ -184,8 +196,21 @@ final class EtcdCluster: Sendable {
         return index
     }
 
-    /// Whether member `index` runs (was started and not killed or stopped).
-    func isRunning(_ index: Int) -> Bool { processes.withLock { $0[index] } != nil }
+    /// Polls the running members until they report a leader (after ``kill(_:)``ing the last one),
+    /// and returns its index; throws after 20 s (a safety net).
+    func waitForLeader() async throws -> Int {
+        let deadline = Date().addingTimeInterval(20)
+        while true {
+            if let leader = try? await leader() { return leader }
+            guard Date() < deadline else { throw EtcdClusterError("no leader was elected within 20 s") }
+            try await Task.sleep(nanoseconds: 25_000_000)
+        }
+    }
+
+    /// Whether member `index` runs and answers (was started, and is not killed, stopped or frozen).
+    func isRunning(_ index: Int) -> Bool {
+        processes.withLock { $0[index] } != nil && !frozen.withLock { $0.contains(index) }
+    }
 
     /// Polls `/health` on each of `indices` until every one answers healthy; throws when a member
     /// exits or 30 s pass (a safety net).

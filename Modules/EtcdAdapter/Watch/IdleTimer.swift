@@ -1,40 +1,38 @@
 import ConfigPorts
 import Foundation
 
-/// Calls `expire` once a watch stream has been silent for a whole period, checking on the
+/// Calls `expire` once a watch stream has been silent for a whole period, measured on the
 /// connection's clock; every ``touch()`` counts as a sign of life.
 ///
 /// The period is the request timeout until the watch is ``confirmLive()``d (a member that does
-/// not even answer is left quickly), then the idle timeout (`nil`: no limit once live). A silence
-/// is noticed between one and two periods after it began.
+/// not even answer is left quickly), then the idle timeout (`nil`: no limit once live).
 final class IdleTimer: Sendable {
     private struct State: Sendable {
-        var activity = 0
+        var lastActivity: Date
         var live = false
         var expired = false
     }
 
-    private let state = Locked(State())
+    private let clock: any ConfigClock
+    private let state: Locked<State>
     private let task = Locked<Task<Void, Never>?>(nil)
 
     /// Starts watching for silence.
-    init(
-        clock: any ConfigClock, connecting: TimeInterval, idle: TimeInterval?,
-        expire: @escaping @Sendable () -> Void
-    ) {
-        let state = self.state
+    init(clock: any ConfigClock, connecting: TimeInterval, idle: TimeInterval?, expire: @escaping @Sendable () -> Void) {
+        self.clock = clock
+        let state = Locked(State(lastActivity: clock.now()))
+        self.state = state
         task.withLock { task in
             task = Task {
-                var seen = -1
                 while true {
                     let current = state.withLock { $0 }
                     guard let period = current.live ? idle : connecting else { return }
-                    if current.activity == seen {
+                    let silence = clock.now().timeIntervalSince(current.lastActivity)
+                    if silence >= period {
                         state.withLock { $0.expired = true }
                         return expire()
                     }
-                    seen = current.activity
-                    do { try await clock.sleep(for: period) } catch { return }
+                    do { try await clock.sleep(for: period - silence) } catch { return }
                 }
             }
         }
@@ -44,13 +42,17 @@ final class IdleTimer: Sendable {
     var hasExpired: Bool { state.withLock { $0.expired } }
 
     /// Something arrived.
-    func touch() { state.withLock { $0.activity += 1 } }
+    func touch() {
+        let now = clock.now()
+        state.withLock { $0.lastActivity = now }
+    }
 
     /// The watch was created: from now on, the idle timeout applies.
     func confirmLive() {
+        let now = clock.now()
         state.withLock { state in
             state.live = true
-            state.activity += 1
+            state.lastActivity = now
         }
     }
 
