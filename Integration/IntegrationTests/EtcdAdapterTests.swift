@@ -133,6 +133,21 @@ struct EtcdAdapterTests {
         #expect(array?.message.contains("JSON array, not an object") == true, "\(String(describing: array))")
     }
 
+    @Test("credentials given to a cluster without authentication are not needed, and reads work")
+    func credentialsWithoutAuthentication() async throws {
+        let cluster = try EtcdClusterTrait.cluster()
+        let key = Self.uniqueKey()
+        let revision = try await cluster.put(key, #"{"a":1}"#)
+        var connection = Self.connection(cluster)
+        connection.credentials = EtcdCredentials(username: "app", password: "unused")
+        let fetcher = try EtcdFetcher(connection: connection, layout: .document(key: key))
+        guard case .modified(let payload) = try await fetcher.fetch(FetchRequest()) else {
+            Issue.record("the fetch must succeed")
+            return
+        }
+        #expect(payload.validators.etag == String(revision))
+    }
+
     @Test("an unreachable cluster is a transport error, retried with backoff, listing each endpoint's failure")
     func unreachable() async throws {
         let closed = [

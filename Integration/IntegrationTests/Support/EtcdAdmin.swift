@@ -1,3 +1,4 @@
+import EtcdAdapter
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -29,14 +30,9 @@ struct EtcdAdmin: Sendable {
         var description: String
     }
 
-    private let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        // A write sent to a member while the cluster elects a new leader is held by etcd until its
-        // own timeout (several seconds); give up after one and retry, by then on the new leader.
-        configuration.timeoutIntervalForRequest = 1
-        return URLSession(configuration: configuration)
-    }()
+    /// The adapter's transport, used as a plain HTTP client: on Linux, `URLSession` stops the
+    /// process on etcd 3.4's error answers (they carry an HTTP trailer), and this one does not.
+    private let session = StreamingSession()
 
     /// Posts `body` to `path` on `endpoint`.
     func call(_ endpoint: URL, _ path: String, _ body: [String: Any], token: String? = nil) async throws -> Answer {
@@ -64,7 +60,7 @@ struct EtcdAdmin: Sendable {
     func isHealthy(_ endpoint: URL) async -> Bool {
         var request = URLRequest(url: endpoint.appendingPathComponent("health"))
         request.timeoutInterval = 2
-        guard let (data, _) = try? await session.data(for: request),
+        guard let data = try? await send(request),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return false }
         return object["health"] as? String == "true"
@@ -74,17 +70,30 @@ struct EtcdAdmin: Sendable {
         var request = URLRequest(url: endpoint.appendingPathComponent(path))
         request.httpMethod = "POST"
         request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        // A write sent to a member while the cluster elects a new leader is held by etcd until its
+        // own timeout (several seconds); give up after one and retry, by then on the new leader.
+        request.timeoutInterval = 1
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         if let token { request.setValue(token, forHTTPHeaderField: "Authorization") }
-        let data: Data
-        do {
-            (data, _) = try await session.data(for: request)
-        } catch {
-            throw Unavailable(description: "\(endpoint): \(error.localizedDescription)")
-        }
+        let data = try await send(request)
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw Unavailable(description: "\(endpoint) answered something other than a JSON object")
         }
         return object
+    }
+
+    /// The body of the answer to `request`, whatever its status; throws when there is no answer.
+    private func send(_ request: URLRequest) async throws -> Data {
+        var body = Data()
+        for await event in session.send(request) {
+            switch event {
+            case .response: break
+            case .data(let chunk): body.append(chunk)
+            case .finished(let failure?):
+                throw Unavailable(description: "\(request.url?.absoluteString ?? ""): \(failure)")
+            case .finished(nil): break
+            }
+        }
+        return body
     }
 }

@@ -10,8 +10,20 @@ import Testing
 /// }
 /// ```
 struct EtcdClusterTrait: SuiteTrait, TestScoping {
+    /// The users of a cluster started with authentication on.
+    enum Auth {
+        static let rootPassword = "root-pw-7c1e"
+        /// A user with read-write access to the keys under ``prefix`` only.
+        static let user = "app"
+        static let password = "app-pw-93d2"
+        static let prefix = "/auth/"
+    }
+
     /// The cluster of the suite running in this task.
     @TaskLocal static var current: EtcdCluster?
+
+    /// Whether the suite's cluster has authentication turned on (see ``Auth``).
+    var authentication = false
 
     /// The suite's cluster, or a failure naming the missing trait.
     static func cluster() throws -> EtcdCluster {
@@ -23,7 +35,11 @@ struct EtcdClusterTrait: SuiteTrait, TestScoping {
     ) async throws {
         guard EtcdCluster.isAvailable else { return try await function() }
         try await EtcdCluster.with { cluster in
-            try await Self.$current.withValue(cluster) { try await function() }
+            if authentication {
+                try await cluster.enableAuth(
+                    rootPassword: Auth.rootPassword, user: Auth.user, password: Auth.password, prefix: Auth.prefix)
+            }
+            return try await Self.$current.withValue(cluster) { try await function() }
         }
     }
 }

@@ -20,11 +20,20 @@ final class Gateway: Sendable {
     }
 
     /// The token to send: not needed (no credentials, or authentication turned off), not yet
-    /// fetched, or this one.
+    /// fetched, being fetched (every call waits for that one authentication), or this one.
     private enum Token: Sendable {
         case notNeeded
         case unknown
+        case fetching(Task<Result<String?, Failure>, Never>)
         case value(String)
+    }
+
+    /// Which token a call wants.
+    enum TokenNeed: Sendable, Equatable {
+        /// The current token, fetched first if there is none yet.
+        case current
+        /// Another token than this one, which etcd refused (`nil`: the call sent none).
+        case replacing(String?)
     }
 
     private struct State: Sendable {
@@ -108,7 +117,7 @@ final class Gateway: Sendable {
     func call<Body: Encodable & Sendable, Reply: Decodable & Sendable>(
         _ path: String, _ body: Body, as reply: Reply.Type, at index: Int
     ) async throws(Failure) -> Reply {
-        var token = try await token(at: index, refresh: false)
+        var token = try await token(.current, at: index)
         var refreshed = false
         while true {
             switch await post(path, body, token: token, at: index, as: reply) {
@@ -119,7 +128,7 @@ final class Gateway: Sendable {
             case .status(let status):
                 if status.needsToken && connection.credentials != nil && !refreshed {
                     refreshed = true
-                    token = try await self.token(at: index, refresh: true)
+                    token = try await self.token(.replacing(token), at: index)
                     continue
                 }
                 throw failure(for: status)
@@ -127,31 +136,57 @@ final class Gateway: Sendable {
         }
     }
 
-    /// The token to send to the endpoint `index`: the current one, or a new one from
-    /// `/v3/auth/authenticate` when there is none yet or `refresh` is set; `nil` when none is needed.
-    func token(at index: Int, refresh: Bool) async throws(Failure) -> String? {
-        let current = state.withLock { $0.token }
-        switch current {
-        case .notNeeded where !refresh: return nil
-        case .value(let token) where !refresh: return token
-        default: break
+    /// The token to send (`nil` when none is needed): the current one, or a new one from
+    /// `/v3/auth/authenticate` on the endpoint `index`. Calls that need a new token at the same
+    /// time share one authentication (etcd hashes the password for each, which is slow on purpose).
+    func token(_ need: TokenNeed, at index: Int) async throws(Failure) -> String? {
+        guard connection.credentials != nil else { return nil }
+        let authentication: Task<Result<String?, Failure>, Never>? = state.withLock { state in
+            switch state.token {
+            case .fetching(let task): return task
+            case .value(let token) where need != .replacing(token): return nil
+            case .notNeeded where need == .current: return nil
+            default:
+                let task = Task { await self.authenticate(at: index) }
+                state.token = .fetching(task)
+                return task
+            }
         }
-        guard let credentials = connection.credentials else { return nil }
+        guard let authentication else {
+            if case .value(let token) = state.withLock({ $0.token }) { return token }
+            return nil
+        }
+        return try await authentication.value.get()
+    }
+
+    /// Trades the credentials for a token on the endpoint `index`, and keeps it.
+    private func authenticate(at index: Int) async -> Result<String?, Failure> {
+        let result = await requestToken(at: index)
+        state.withLock { state in
+            switch result {
+            case .success(let token?): state.token = .value(token)
+            case .success(nil): state.token = .notNeeded
+            case .failure: state.token = .unknown
+            }
+        }
+        return result
+    }
+
+    private func requestToken(at index: Int) async -> Result<String?, Failure> {
+        guard let credentials = connection.credentials else { return .success(nil) }
         let request = AuthenticateRequest(name: credentials.username, password: credentials.password)
         switch await post("v3/auth/authenticate", request, token: nil, at: index, as: AuthenticateResponse.self) {
         case .reply(let answer):
             guard let token = answer.token, !token.isEmpty else {
-                throw .final(EtcdError(.authenticationFailed, "etcd answered the authentication without a token"))
+                return .failure(.final(EtcdError(.authenticationFailed, "etcd answered the authentication without a token")))
             }
-            state.withLock { $0.token = .value(token) }
-            return token
+            return .success(token)
         case .unusable(let reason):
-            throw .endpoint(reason)
+            return .failure(.endpoint(reason))
         case .status(let status) where status.isAuthenticationDisabled:
-            state.withLock { $0.token = .notNeeded }
-            return nil
+            return .success(nil)
         case .status(let status):
-            throw failure(for: status)
+            return .failure(failure(for: status))
         }
     }
 

@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// What happens to one HTTP request, in the order it happens.
-enum HTTPEvent: Sendable {
+package enum HTTPEvent: Sendable {
     /// The response head arrived with this status.
     case response(status: Int)
     /// Body bytes arrived.
@@ -18,15 +18,21 @@ enum HTTPEvent: Sendable {
 /// A `URLSession` whose requests report what happens to them as an `AsyncStream`, so a watch can
 /// read its response while it streams.
 ///
+/// On Linux, plain `http://` requests go to ``SocketTransport`` instead: swift-corelibs-foundation
+/// cannot read the trailer etcd 3.4 adds to its error answers.
+///
 /// Callbacks go through a session-level delegate (swift-corelibs-foundation calls no per-task
 /// delegate for data tasks). The session is ephemeral, with no URL cache, cookies or stored
 /// credentials. Ending the stream (the reader stops or its task is cancelled) cancels the request.
-final class StreamingSession: Sendable {
+///
+/// It has `package` access for the integration tests' own etcd client, which needs the same way
+/// around that crash.
+package final class StreamingSession: Sendable {
     private let session: URLSession
     private let delegate: StreamingDelegate
 
     /// Creates the session.
-    init() {
+    package init() {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -42,11 +48,19 @@ final class StreamingSession: Sendable {
     deinit { session.invalidateAndCancel() }
 
     /// Starts `request` and returns what happens to it.
-    func send(_ request: URLRequest) -> AsyncStream<HTTPEvent> { start(request).events }
+    package func send(_ request: URLRequest) -> AsyncStream<HTTPEvent> { start(request).events }
 
     /// Starts `request` and returns what happens to it, with a way to cancel it from elsewhere
     /// (its stream then ends with `.finished(failure: "cancelled")`).
     func start(_ request: URLRequest) -> (events: AsyncStream<HTTPEvent>, cancel: @Sendable () -> Void) {
+        #if canImport(Glibc)
+            if request.url?.scheme?.lowercased() == "http" { return SocketTransport.start(request) }
+        #endif
+        return startOnSession(request)
+    }
+
+    /// Starts `request` on the `URLSession`.
+    func startOnSession(_ request: URLRequest) -> (events: AsyncStream<HTTPEvent>, cancel: @Sendable () -> Void) {
         let (events, continuation) = AsyncStream.makeStream(of: HTTPEvent.self)
         let task = session.dataTask(with: request)
         let id = task.taskIdentifier

@@ -6,8 +6,8 @@ enum WatchEnd: Error, Sendable {
     case compacted
     /// This endpoint cannot serve now (gone, no leader, silent for too long): try the next one.
     case endpoint(String)
-    /// etcd refused the token: get a new one, then watch again.
-    case tokenRejected(String)
+    /// etcd refused this token (`nil`: none was sent): get a new one, then watch again.
+    case tokenRejected(String?)
     /// A failure no other endpoint would change (credentials refused, permission denied): wait, then try again.
     case failed(EtcdError)
     /// The consumer went away.

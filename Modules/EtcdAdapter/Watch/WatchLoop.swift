@@ -26,7 +26,8 @@ struct WatchLoop: Sendable {
         /// The version last signalled; `.none` before the first signal.
         var signalled: String??
         var failures = 0
-        var refreshToken = false
+        /// Which token the next watch needs: after etcd refused one, another.
+        var tokenNeed = Gateway.TokenNeed.current
     }
 
     /// Runs until the consuming task is cancelled.
@@ -52,7 +53,7 @@ struct WatchLoop: Sendable {
                     continue
                 }
                 if case .endpoint = error { gateway.moveOn(from: index) }
-                if case .tokenRejected = error { progress.refreshToken = true }
+                if case .tokenRejected(let token) = error { progress.tokenNeed = .replacing(token) }
                 progress.failures += 1
                 let count = gateway.endpointCount
                 var mustWait = progress.failures % count == 0
@@ -98,8 +99,8 @@ struct WatchLoop: Sendable {
     ) async throws(WatchEnd) {
         let token: String?
         do throws(Gateway.Failure) {
-            token = try await gateway.token(at: index, refresh: progress.refreshToken)
-            progress.refreshToken = false
+            token = try await gateway.token(progress.tokenNeed, at: index)
+            progress.tokenNeed = .current
         } catch {
             switch error {
             case .endpoint(let reason): throw .endpoint(reason)
@@ -132,12 +133,12 @@ struct WatchLoop: Sendable {
                     let line = buffer[buffer.startIndex..<newline]
                     buffer = Data(buffer[buffer.index(after: newline)...])
                     guard !line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) else { continue }
-                    try handle(Data(line), &state, timer: timer, endpoint: endpoint, &progress)
+                    try handle(Data(line), &state, timer: timer, endpoint: endpoint, token: token, &progress)
                 }
             case .finished(let failure):
                 if Task.isCancelled { throw .cancelled }
                 if timer.hasExpired { throw .endpoint("the watch was silent for too long") }
-                if status != 200 { throw end(forStatus: status, body: buffer) }
+                if status != 200 { throw end(forStatus: status, body: buffer, token: token) }
                 throw .endpoint("the watch stream ended" + (failure.map { " (\($0))" } ?? ""))
             }
         }
@@ -146,19 +147,20 @@ struct WatchLoop: Sendable {
 
     /// Handles one line of the stream: the watch is live, events to apply and signal, or its end.
     private func handle(
-        _ line: Data, _ state: inout ConfigurationState, timer: IdleTimer, endpoint: String, _ progress: inout Progress
+        _ line: Data, _ state: inout ConfigurationState, timer: IdleTimer, endpoint: String, token: String?,
+        _ progress: inout Progress
     ) throws(WatchEnd) {
         guard let message = try? JSONDecoder.gateway.decode(WatchStreamLine.self, from: line) else {
             throw .endpoint("the watch stream carried something other than etcd's JSON")
         }
         if let error = message.error {
-            throw end(for: GatewayStatus(code: error.grpcCode ?? 2, message: error.message ?? "no message"))
+            throw end(for: GatewayStatus(code: error.grpcCode ?? 2, message: error.message ?? "no message"), token: token)
         }
         guard let response = message.result else { return }
         if response.canceled == true {
             if let compacted = response.compactRevision?.value, compacted > 0 { throw .compacted }
             let reason = response.cancelReason ?? "the watch was cancelled"
-            throw end(for: GatewayStatus(code: reason.contains("Unauthenticated") ? 16 : 14, message: reason))
+            throw end(for: GatewayStatus(code: reason.contains("Unauthenticated") ? 16 : 14, message: reason), token: token)
         }
         if response.created == true {
             timer.confirmLive()
@@ -180,18 +182,18 @@ struct WatchLoop: Sendable {
         }
     }
 
-    /// What an error etcd answered on the watch means for the loop.
-    private func end(for status: GatewayStatus) -> WatchEnd {
-        if status.needsToken { return .tokenRejected(status.message) }
+    /// What an error etcd answered on the watch opened with `token` means for the loop.
+    private func end(for status: GatewayStatus, token: String?) -> WatchEnd {
+        if status.needsToken { return .tokenRejected(token) }
         if status.code == 11 { return .compacted }
         if status.isMemberUnavailable || status.code == 2 { return .endpoint("etcd said: \(status.message)") }
         return .failed(status.error(user: gateway.connection.credentials?.username))
     }
 
     /// What a watch answered with a status other than 200 means for the loop.
-    private func end(forStatus status: Int, body: Data) -> WatchEnd {
+    private func end(forStatus status: Int, body: Data, token: String?) -> WatchEnd {
         if let error = try? JSONDecoder.gateway.decode(GatewayErrorBody.self, from: body), let code = error.code {
-            return end(for: GatewayStatus(code: code, message: error.message ?? error.error ?? "no message"))
+            return end(for: GatewayStatus(code: code, message: error.message ?? error.error ?? "no message"), token: token)
         }
         return .endpoint("the watch answered HTTP \(status) with something other than etcd's JSON")
     }
