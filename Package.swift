@@ -34,6 +34,7 @@ var package = Package(
         .library(name: "FirebaseFormat", targets: ["FirebaseFormat"]),
         .library(name: "EtcdAdapter", targets: ["EtcdAdapter"]),
         .library(name: "TestDoubles", targets: ["TestDoubles"]),
+        .library(name: "SSEAdapter", targets: ["SSEAdapter"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .executable(name: "remote-config", targets: ["RemoteConfigCLI"]),
     ],
@@ -57,6 +58,7 @@ var package = Package(
         .target(
             name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
             swiftSettings: swiftSettings),
+        .target(name: "SSEAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/SSEAdapter", swiftSettings: swiftSettings),
         .target(
             name: "RemoteConfig",
             dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/RemoteConfig", swiftSettings: swiftSettings),
@@ -132,13 +134,20 @@ var package = Package(
         .testTarget(
             name: "RemoteConfigTests", dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles"],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SSEAdapterTests",
+            dependencies: [
+                "ConfigDomain", "ConfigPorts", "SSEAdapter", "TestDoubles", "TestSupport",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            swiftSettings: swiftSettings),
 
         // MARK: Integration tests (real server, real file system, child processes)
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "TestDoubles",
-                "FirebaseFormat", "EtcdAdapter", "TestSupport",
+                "FirebaseFormat", "TestSupport", "SSEAdapter", "EtcdAdapter",
             ],
             path: "Integration/IntegrationTests", swiftSettings: swiftSettings),
 

@@ -23,6 +23,7 @@ public final class InMemoryChangeSignalSource: ChangeSignalSource {
         var nextID: UInt64 = 0
         var opened = 0
         var countWaiters = CountWaiters()
+        var emptyWaiters: [Promise<Void>] = []
     }
 
     /// The source's name.
@@ -65,6 +66,17 @@ public final class InMemoryChangeSignalSource: ChangeSignalSource {
         _ = await done?.wait()
     }
 
+    /// Returns once no stream is open (every consumer cancelled), or when the waiting task is cancelled.
+    public func waitUntilNoSubscribers() async {
+        let done = state.withLock { state -> Promise<Void>? in
+            guard !state.subscribers.isEmpty else { return nil }
+            let done = Promise<Void>()
+            state.emptyWaiters.append(done)
+            return done
+        }
+        _ = await done?.wait()
+    }
+
     /// The current state at once, then every signal sent; finishes when the consuming task is cancelled.
     public func signals() -> AsyncStream<ChangeSignal> {
         let (stream, continuation) = AsyncStream<ChangeSignal>.makeStream()
@@ -76,7 +88,13 @@ public final class InMemoryChangeSignalSource: ChangeSignalSource {
             return (state.nextID, state.countWaiters.reached(state.subscribers.count))
         }
         continuation.onTermination = { [state] _ in
-            _ = state.withLock { $0.subscribers.removeValue(forKey: id) }
+            let emptied = state.withLock { state -> [Promise<Void>] in
+                state.subscribers.removeValue(forKey: id)
+                guard state.subscribers.isEmpty else { return [] }
+                defer { state.emptyWaiters = [] }
+                return state.emptyWaiters
+            }
+            for waiter in emptied { waiter.fulfill(()) }
         }
         for waiter in ready { waiter.fulfill(()) }
         return stream

@@ -36,6 +36,7 @@ struct InMemoryChangeSignalSourceTests {
         #expect(source.subscriberCount == 1)
         consumer.cancel()
         await consumer.value
+        await source.waitUntilNoSubscribers()
         #expect(source.subscriberCount == 0)
         #expect(source.subscriptionCount == 1)
     }
