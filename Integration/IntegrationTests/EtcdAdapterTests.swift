@@ -2,6 +2,7 @@ import ConfigDomain
 import ConfigPorts
 import EtcdAdapter
 import Foundation
+import RemoteConfig
 import TestDoubles
 import Testing
 
@@ -205,6 +206,39 @@ struct EtcdAdapterTests {
         }
         #expect(received == published.map(String.init))
         #expect(bodies == (1...25).map { Data(#"{"n":\#($0)}"#.utf8) })
+    }
+
+    @Test("a change published to etcd reaches a running client through the watch (latency measured and printed)")
+    func clientLatency() async throws {
+        let cluster = try EtcdClusterTrait.cluster()
+        let key = Self.uniqueKey()
+        let revision = ConfigKey("revision", default: -1)
+        try await cluster.put(key, #"{"revision":0}"#)
+        let layout = EtcdLayout.document(key: key)
+        let client = try RemoteConfigClient.builder(fetcher: try EtcdFetcher(connection: Self.connection(cluster), layout: layout))
+            .push(try EtcdWatcher(connection: Self.connection(cluster), layout: layout))
+            .register(revision)
+            .build()
+        #expect(await ChangeWaiter(client, revision, equals: 0).wait() != nil, "the watch's first payload reaches the client")
+        var samples: [TimeInterval] = []
+        var last: Int64 = 0
+        for n in 1...20 {
+            let waiter = ChangeWaiter(client, revision, equals: n)
+            let start = Date()
+            last = try await cluster.put(key, #"{"revision":\#(n)}"#)
+            let reached = try #require(await waiter.wait(), "revision \(n) never reached the client")
+            samples.append(reached.timeIntervalSince(start))
+        }
+        let sorted = samples.sorted()
+        print(
+            String(
+                format: "etcd push latency (put → client update, loopback, 3 members): median %.1f ms, max %.1f ms",
+                sorted[sorted.count / 2] * 1000, (sorted.last ?? 0) * 1000))
+        // A generous bound, so a loaded machine does not fail the check; the figures above are the measurement.
+        #expect((sorted.last ?? 99) < 5)
+        let explanation = "\(client.explain(revision))"
+        #expect(explanation.contains("\(key) at revision \(last)"), "provenance names the key and revision: \(explanation)")
+        await client.stop()
     }
 
     @Test("the publisher writes a JSON object and returns its revision; anything else is refused and nothing is written")

@@ -2,6 +2,7 @@ import ConfigDomain
 import ConfigPorts
 import EtcdAdapter
 import Foundation
+import RemoteConfig
 import TestDoubles
 import Testing
 
@@ -107,5 +108,45 @@ struct EtcdFailoverTests {
         }
         #expect(after.validators.etag == String(next))
         try await cluster.waitUntilHealthy(cluster.members.indices)
+    }
+}
+
+/// A client fed by the etcd fetcher and watcher while the leader dies (its own cluster: the test
+/// kills a member).
+@Suite(
+    "etcd: a client keeps its configuration through a leader's death",
+    .enabled(if: EtcdCluster.isAvailable, EtcdCluster.skipReason), EtcdClusterTrait())
+struct EtcdClientFailoverTests {
+    private static let revision = ConfigKey("revision", default: -1)
+
+    @Test("killing the leader keeps the last good configuration; changes published after it arrive on their own, in order")
+    func clientSurvivesLeaderKill() async throws {
+        let cluster = try EtcdClusterTrait.cluster()
+        let leader = try await cluster.leader()
+        let key = "/rc-client/\(UUID().uuidString)/config"
+        try await cluster.put(key, #"{"revision":1}"#)
+        let endpoints = [cluster.endpoints[leader]] + cluster.endpoints.indices.filter { $0 != leader }.map { cluster.endpoints[$0] }
+        let connection = EtcdConnection(endpoints: endpoints, requestTimeout: 2)
+        let layout = EtcdLayout.document(key: key)
+        let client = try RemoteConfigClient.builder(fetcher: try EtcdFetcher(connection: connection, layout: layout))
+            .push(try EtcdWatcher(connection: connection, layout: layout))
+            .register(Self.revision)
+            .build()
+        let seen = Locked<[Int]>([])
+        let token = client.onChange { _ in seen.withLock { $0.append(client[Self.revision]) } }
+        #expect(await ChangeWaiter(client, Self.revision, equals: 1).wait() != nil)
+
+        await cluster.kill(leader)
+        #expect(client[Self.revision] == 1, "the last good configuration stays while the cluster elects a leader")
+        _ = try await cluster.waitForLeader()
+        for n in 2...11 {
+            let waiter = ChangeWaiter(client, Self.revision, equals: n)
+            try await cluster.put(key, #"{"revision":\#(n)}"#)
+            #expect(await waiter.wait() != nil, "revision \(n) reached the client without help")
+        }
+        token.cancel()
+        #expect(seen.current == Array(1...11), "each revision once, in order")
+        await client.stop()
+        try await cluster.restart(leader)
     }
 }

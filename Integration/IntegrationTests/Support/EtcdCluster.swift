@@ -15,8 +15,8 @@ import Testing
 /// folder, for the integration tests.
 ///
 /// ``start()`` returns once every member reports healthy on `/health` (polled; it never sleeps to
-/// wait), and ``stop()`` stops every member (SIGTERM, a grace period, SIGKILL) and deletes the
-/// folder; ``with(_:)`` stops it whatever happens. Tests talk to it through its own small admin
+/// wait), and ``stop()`` stops every member at once (SIGTERM, a grace period, SIGKILL) and deletes
+/// the folder; ``with(_:)`` stops it whatever happens. Tests talk to it through its own small admin
 /// client (puts, deletes, compaction, auth), never through the adapter under test.
 final class EtcdCluster: Sendable {
     /// One member: its name, ports, data folder, and its process while it runs.
@@ -119,10 +119,9 @@ final class EtcdCluster: Sendable {
 
     /// Stops every member still running and deletes the cluster's folder.
     func stop() async {
-        // The leader first: a leader that stops hands its leadership over to a follower, which is
-        // quick while one runs and takes seconds when none is left.
-        let leader = try? await leader()
-        for index in [leader].compactMap({ $0 }) + members.indices.filter({ $0 != leader }) { await stop(index) }
+        await withTaskGroup(of: Void.self) { group in
+            for index in members.indices { group.addTask { await self.stop(index) } }
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -145,11 +144,13 @@ final class EtcdCluster: Sendable {
         processes.withLock { $0[index] = child }
     }
 
-    /// Stops member `index` (SIGTERM, 5 s, SIGKILL) if it runs, thawing it first if frozen.
+    /// Stops member `index` (SIGTERM, 1 s, SIGKILL) if it runs, thawing it first if frozen.
     private func stop(_ index: Int) async {
         guard let child = processes.withLock({ $0[index] }) else { return }
         thaw(index)
-        _ = await child.stop(grace: 5)
+        // A short grace: a leader whose peers are stopping tries to hand its leadership over for
+        // seconds, and the data is deleted anyway.
+        _ = await child.stop(grace: 1)
         processes.withLock { $0[index] = nil }
     }
 
