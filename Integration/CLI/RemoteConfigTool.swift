@@ -30,5 +30,6 @@ struct RemoteConfigTool: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DemoCommand.self, ServeCommand.self, FetchCommand.self, InspectCommand.self, ValidateCommand.self,
+            PublishCommand.self,
         ])
 }

@@ -16,6 +16,8 @@ struct EtcdAdmin: Sendable {
         var token: String
         /// The `mod_revision` of each key a range returned.
         var modRevisions: [Int64]
+        /// The value of each key a range returned.
+        var values: [Data]
     }
 
     /// etcd refused the call for a reason a retry on another member would not change.
@@ -47,7 +49,8 @@ struct EtcdAdmin: Sendable {
         let kvs = (object["kvs"] as? [[String: Any]]) ?? []
         return Answer(
             revision: revision, token: (object["token"] as? String) ?? "",
-            modRevisions: kvs.compactMap { ($0["mod_revision"] as? String).flatMap { Int64($0) } })
+            modRevisions: kvs.compactMap { ($0["mod_revision"] as? String).flatMap { Int64($0) } },
+            values: kvs.map { Data(base64Encoded: ($0["value"] as? String) ?? "") ?? Data() })
     }
 
     /// The member's own id and the leader's id, from `/v3/maintenance/status`.

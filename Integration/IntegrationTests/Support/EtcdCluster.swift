@@ -254,6 +254,11 @@ final class EtcdCluster: Sendable {
         try await anyMember { try await self.admin.call($0, "v3/kv/range", ["key": self.base64(key)]).modRevisions.first }
     }
 
+    /// The value of `key`, or `nil` when it does not exist.
+    func value(of key: String) async throws -> Data? {
+        try await anyMember { try await self.admin.call($0, "v3/kv/range", ["key": self.base64(key)]).values.first }
+    }
+
     /// Compacts the key-value history up to `revision`.
     func compact(_ revision: Int64) async throws {
         _ = try await anyMember {
