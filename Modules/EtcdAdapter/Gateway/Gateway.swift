@@ -9,7 +9,8 @@ import Foundation
 /// Talks to an etcd cluster through its v3 JSON gateway: unary calls with failover across the
 /// endpoints and token authentication, and the requests that open watch streams.
 ///
-/// It keeps the endpoint that answered last (the next call starts there) and the current token.
+/// It keeps the endpoint that answered last (the next call starts there), and the token in a
+/// ``TokenKeeper``.
 final class Gateway: Sendable {
     /// Why one endpoint could not serve a call: move on to the next (`endpoint`), or stop (`final`).
     enum Failure: Error, Sendable {
@@ -19,52 +20,31 @@ final class Gateway: Sendable {
         case final(EtcdError)
     }
 
-    /// The token to send: not needed (no credentials, or authentication turned off), not yet
-    /// fetched, being fetched (every call waits for that one authentication), or this one.
-    private enum Token: Sendable {
-        case notNeeded
-        case unknown
-        case fetching(Task<Result<String?, Failure>, Never>)
-        case value(String)
-    }
-
-    /// Which token a call wants.
-    enum TokenNeed: Sendable, Equatable {
-        /// The current token, fetched first if there is none yet.
-        case current
-        /// Another token than this one, which etcd refused (`nil`: the call sent none).
-        case replacing(String?)
-    }
-
-    private struct State: Sendable {
-        var preferred = 0
-        var token: Token
-    }
-
     /// The settings.
     let connection: EtcdConnection
     private let session = StreamingSession()
-    private let state: Locked<State>
+    private let preferred = Locked(0)
+    private let tokens: TokenKeeper
 
     /// Creates a gateway client; no request is made until the first call.
     init(connection: EtcdConnection) {
         self.connection = connection
-        self.state = Locked(State(token: connection.credentials == nil ? .notNeeded : .unknown))
+        self.tokens = TokenKeeper(needsToken: connection.credentials != nil)
     }
 
     /// The number of endpoints.
     var endpointCount: Int { connection.endpoints.count }
 
     /// The endpoint the next call starts with: the one that answered last.
-    var preferredEndpoint: Int { state.withLock { $0.preferred } }
+    var preferredEndpoint: Int { preferred.current }
 
     /// Makes `index` the endpoint calls start with.
-    func prefer(_ index: Int) { state.withLock { $0.preferred = index } }
+    func prefer(_ index: Int) { preferred.withLock { $0 = index } }
 
     /// Moves on from `index` after it failed, unless another endpoint is preferred already.
     func moveOn(from index: Int) {
-        state.withLock { state in
-            if state.preferred == index { state.preferred = (index + 1) % connection.endpoints.count }
+        preferred.withLock { preferred in
+            if preferred == index { preferred = (index + 1) % connection.endpoints.count }
         }
     }
 
@@ -137,41 +117,12 @@ final class Gateway: Sendable {
     }
 
     /// The token to send (`nil` when none is needed): the current one, or a new one from
-    /// `/v3/auth/authenticate` on the endpoint `index`. Calls that need a new token at the same
-    /// time share one authentication (etcd hashes the password for each, which is slow on purpose).
-    func token(_ need: TokenNeed, at index: Int) async throws(Failure) -> String? {
-        guard connection.credentials != nil else { return nil }
-        let authentication: Task<Result<String?, Failure>, Never>? = state.withLock { state in
-            switch state.token {
-            case .fetching(let task): return task
-            case .value(let token) where need != .replacing(token): return nil
-            case .notNeeded where need == .current: return nil
-            default:
-                let task = Task { await self.authenticate(at: index) }
-                state.token = .fetching(task)
-                return task
-            }
-        }
-        guard let authentication else {
-            if case .value(let token) = state.withLock({ $0.token }) { return token }
-            return nil
-        }
-        return try await authentication.value.get()
+    /// `/v3/auth/authenticate` on the endpoint `index` (shared by the calls that need it at once).
+    func token(_ need: TokenKeeper.Need, at index: Int) async throws(Failure) -> String? {
+        try await tokens.token(need) { await self.requestToken(at: index) }.get()
     }
 
-    /// Trades the credentials for a token on the endpoint `index`, and keeps it.
-    private func authenticate(at index: Int) async -> Result<String?, Failure> {
-        let result = await requestToken(at: index)
-        state.withLock { state in
-            switch result {
-            case .success(let token?): state.token = .value(token)
-            case .success(nil): state.token = .notNeeded
-            case .failure: state.token = .unknown
-            }
-        }
-        return result
-    }
-
+    /// Trades the credentials for a token on the endpoint `index`.
     private func requestToken(at index: Int) async -> Result<String?, Failure> {
         guard let credentials = connection.credentials else { return .success(nil) }
         let request = AuthenticateRequest(name: credentials.username, password: credentials.password)

@@ -27,7 +27,7 @@ struct WatchLoop: Sendable {
         var signalled: String??
         var failures = 0
         /// Which token the next watch needs: after etcd refused one, another.
-        var tokenNeed = Gateway.TokenNeed.current
+        var tokenNeed = TokenKeeper.Need.current
     }
 
     /// Runs until the consuming task is cancelled.
