@@ -4,6 +4,7 @@ import EtcdAdapter
 import Foundation
 import RemoteConfig
 import TestDoubles
+import TestSupport
 import Testing
 
 /// The etcd adapter against a real 3-member cluster of Debian's etcd, shared by the suite (each
@@ -185,7 +186,9 @@ struct EtcdAdapterTests {
         let key = Self.uniqueKey()
         try await cluster.put(key, #"{"n":0}"#)
         let watcher = try EtcdWatcher(connection: Self.connection(cluster), layout: .document(key: key))
-        var signals = watcher.signals().makeAsyncIterator()
+        let subscription = SignalSubscription(watcher)
+        defer { subscription.stop() }
+        var signals = subscription.signals.makeAsyncIterator()
         guard case .payload(let first)? = await signals.next() else {
             Issue.record("the first signal must be the current payload")
             return

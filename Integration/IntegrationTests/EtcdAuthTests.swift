@@ -3,6 +3,7 @@ import ConfigPorts
 import EtcdAdapter
 import Foundation
 import TestDoubles
+import TestSupport
 import Testing
 
 /// The etcd adapter on a real cluster with authentication on. One test turns authentication off
@@ -42,7 +43,9 @@ struct EtcdAuthTests {
         #expect(report.passed, "\(report)")
 
         let watcher = try EtcdWatcher(connection: Self.connection(cluster, credentials: Self.app), layout: .document(key: key))
-        var signals = watcher.signals().makeAsyncIterator()
+        let subscription = SignalSubscription(watcher)
+        defer { subscription.stop() }
+        var signals = subscription.signals.makeAsyncIterator()
         guard case .payload? = await signals.next() else {
             Issue.record("the watcher must signal the current payload")
             return
@@ -65,7 +68,9 @@ struct EtcdAuthTests {
         _ = try await Self.put(cluster, key, #"{"a":1}"#)
         let fetcher = try EtcdFetcher(connection: Self.connection(cluster, credentials: Self.app), layout: .document(key: key))
         let watcher = try EtcdWatcher(connection: Self.connection(cluster, credentials: Self.app), layout: .document(key: key))
-        var signals = watcher.signals().makeAsyncIterator()
+        let subscription = SignalSubscription(watcher)
+        defer { subscription.stop() }
+        var signals = subscription.signals.makeAsyncIterator()
         guard case .payload? = await signals.next(), case .modified = try await fetcher.fetch(FetchRequest()) else {
             Issue.record("the first read and signal must succeed")
             return

@@ -4,6 +4,7 @@ import EtcdAdapter
 import Foundation
 import RemoteConfig
 import TestDoubles
+import TestSupport
 import Testing
 
 /// The etcd adapter while members of a real 3-member cluster die or freeze. The tests take
@@ -28,7 +29,9 @@ struct EtcdFailoverTests {
         try await cluster.put(key, #"{"n":0}"#)
         let connection = EtcdConnection(endpoints: Self.endpoints(cluster, first: leader), requestTimeout: 2)
         let watcher = try EtcdWatcher(connection: connection, layout: .document(key: key))
-        var signals = watcher.signals().makeAsyncIterator()
+        let subscription = SignalSubscription(watcher)
+        defer { subscription.stop() }
+        var signals = subscription.signals.makeAsyncIterator()
         guard case .payload(let first)? = await signals.next() else {
             Issue.record("the first signal must be the current payload")
             return
@@ -78,7 +81,9 @@ struct EtcdFailoverTests {
         let connection = EtcdConnection(
             endpoints: Self.endpoints(cluster, first: follower), requestTimeout: 2, watchIdleTimeout: 30, clock: clock)
         let watcher = try EtcdWatcher(connection: connection, layout: .document(key: key))
-        var signals = watcher.signals().makeAsyncIterator()
+        let subscription = SignalSubscription(watcher)
+        defer { subscription.stop() }
+        var signals = subscription.signals.makeAsyncIterator()
         guard case .payload? = await signals.next() else {
             Issue.record("the first signal must be the current payload")
             return

@@ -12,7 +12,8 @@ import Foundation
 /// - **Compaction** (the revision to carry on from is gone): read the keys again, signal them if
 ///   they differ, and watch from after that read.
 /// - **Backoff**: after a failure the next endpoint is tried at once; after every endpoint has
-///   failed in a row, the wait grows exponentially, with full jitter.
+///   failed in a row (one more try, on the first, included), the loop waits, longer each round
+///   (exponentially, with full jitter).
 /// - A state that makes no payload (the key is missing, the document is not a JSON object) is
 ///   signalled as `.changed(version:)`, so the client's fetch reports why and keeps its last good
 ///   configuration.
@@ -55,11 +56,13 @@ struct WatchLoop: Sendable {
                 if case .endpoint = error { gateway.moveOn(from: index) }
                 if case .tokenRejected(let token) = error { progress.tokenNeed = .replacing(token) }
                 progress.failures += 1
+                // The first retry is at once (a stream that was live dropped: most likely its member
+                // went away); then a wait after each full round of the endpoints.
                 let count = gateway.endpointCount
-                var mustWait = progress.failures % count == 0
+                var mustWait = progress.failures > 1 && (progress.failures - 1) % count == 0
                 if case .failed = error { mustWait = true }
                 if mustWait {
-                    let wait = backoff.wait(beforeRound: (progress.failures + count - 1) / count)
+                    let wait = backoff.wait(beforeRound: max(1, (progress.failures - 1) / count))
                     do { try await gateway.connection.clock.sleep(for: wait) } catch { return }
                 }
             }

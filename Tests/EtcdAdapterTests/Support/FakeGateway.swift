@@ -38,6 +38,7 @@ final class FakeGateway: Sendable {
         var validTokens: Set<String> = []
         var watchReplies: [WatchReply] = []
         var watchCalls: [WatchCall] = []
+        var watchWaiters: [(count: Int, reached: Eventual<Void>)] = []
     }
 
     private let state = Locked(State())
@@ -94,6 +95,17 @@ final class FakeGateway: Sendable {
 
     /// The watch requests so far.
     var watchCalls: [WatchCall] { state.withLock { $0.watchCalls } }
+
+    /// Returns once `count` watch requests have arrived.
+    func waitForWatchCalls(_ count: Int) async {
+        let reached = Eventual<Void>()
+        let already = state.withLock { state in
+            if state.watchCalls.count >= count { return true }
+            state.watchWaiters.append((count, reached))
+            return false
+        }
+        if !already { await reached.value() }
+    }
 
     /// A watch stream line: `created`, `events` (puts of `document` at `revision`), or `canceled`.
     static func line(created: Bool = false, revision: Int64, events: [(key: String, value: String?, revision: Int64)] = [],
@@ -184,6 +196,9 @@ final class FakeGateway: Sendable {
             let create = object["create_request"] as? [String: Any]
             let start = Int64((create?["start_revision"] as? String) ?? "") ?? 0
             state.watchCalls.append(WatchCall(startRevision: start, token: token))
+            let reached = state.watchWaiters.filter { $0.count <= state.watchCalls.count }
+            state.watchWaiters.removeAll { $0.count <= state.watchCalls.count }
+            reached.forEach { $0.reached.set(()) }
             return state.watchReplies.isEmpty ? .unavailable : state.watchReplies.removeFirst()
         }
         switch reply {
