@@ -52,7 +52,8 @@ extension EtcdAdapterTests {
                 "publish", file.path, "--etcd", cluster.endpoints[0].absoluteString, "--key", key, "--keys", manifest,
             ])
             #expect(outcome.status == 1)
-            #expect(outcome.standardOutput.contains("max_retries: value 42 rejected by range(0...10)"), "\(outcome.standardOutput)")
+            #expect(
+                outcome.standardOutput.contains("max_retries: value 42 rejected by range(0...10)"), "\(outcome.standardOutput)")
             #expect(outcome.standardError.contains("1 value is rejected"), "\(outcome.standardError)")
             #expect(try await cluster.modRevision(of: key) == nil)
         }

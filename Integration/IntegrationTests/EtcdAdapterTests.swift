@@ -74,7 +74,8 @@ struct EtcdAdapterTests {
         #expect(changed.bytes == Data(#"{"max_retries":5}"#.utf8))
     }
 
-    @Test("a prefix makes one config key per etcd key: JSON values as JSON, other text as strings; a deletion changes the version")
+    @Test(
+        "a prefix makes one config key per etcd key: JSON values as JSON, other text as strings; a deletion changes the version")
     func prefixLayout() async throws {
         let cluster = try EtcdClusterTrait.cluster()
         let prefix = Self.uniqueKey("flags") + "/"
@@ -128,7 +129,9 @@ struct EtcdAdapterTests {
         let error = await #expect(throws: FetchError.self) { try await fetcher.fetch(FetchRequest()) }
         #expect(error?.kind == .invalidPayload)
         #expect(error?.retry == .doNotRetry)
-        #expect(error?.message.contains("\(key) at revision \(revision) is not a configuration") == true, "\(String(describing: error))")
+        #expect(
+            error?.message.contains("\(key) at revision \(revision) is not a configuration") == true,
+            "\(String(describing: error))")
 
         try await cluster.put(key, "[1, 2]")
         let array = await #expect(throws: FetchError.self) { try await fetcher.fetch(FetchRequest()) }
@@ -161,7 +164,8 @@ struct EtcdAdapterTests {
         #expect(error?.kind == .transport)
         #expect(error?.retry == .backoff)
         for endpoint in closed {
-            #expect(error?.message.contains("\(endpoint.absoluteString): connection refused") == true, "\(String(describing: error))")
+            #expect(
+                error?.message.contains("\(endpoint.absoluteString): connection refused") == true, "\(String(describing: error))")
         }
     }
 
@@ -218,10 +222,12 @@ struct EtcdAdapterTests {
         let revision = ConfigKey("revision", default: -1)
         try await cluster.put(key, #"{"revision":0}"#)
         let layout = EtcdLayout.document(key: key)
-        let client = try RemoteConfigClient.builder(fetcher: try EtcdFetcher(connection: Self.connection(cluster), layout: layout))
-            .push(try EtcdWatcher(connection: Self.connection(cluster), layout: layout))
-            .register(revision)
-            .build()
+        let client = try RemoteConfigClient.builder(
+            fetcher: try EtcdFetcher(connection: Self.connection(cluster), layout: layout)
+        )
+        .push(try EtcdWatcher(connection: Self.connection(cluster), layout: layout))
+        .register(revision)
+        .build()
         #expect(await ChangeWaiter(client, revision, equals: 0).wait() != nil, "the watch's first payload reaches the client")
         var samples: [TimeInterval] = []
         var last: Int64 = 0

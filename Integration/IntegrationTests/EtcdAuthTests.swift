@@ -36,7 +36,9 @@ struct EtcdAuthTests {
         let report = await FetcherContract(
             subject: "EtcdFetcher with credentials",
             capabilities: [.noFaultInjection, .cannotHold, .uncountedRequests],
-            makeFetcher: { try EtcdFetcher(connection: Self.connection(cluster, credentials: Self.app), layout: .document(key: key)) },
+            makeFetcher: {
+                try EtcdFetcher(connection: Self.connection(cluster, credentials: Self.app), layout: .document(key: key))
+            },
             serve: { _ = try await Self.put(cluster, key, String(decoding: $0, as: UTF8.self)) },
             secrets: [Auth.password]
         ).run()
@@ -116,7 +118,8 @@ struct EtcdAuthTests {
 
         let elsewhere = "/not-auth/\(UUID().uuidString)"
         _ = try await Self.put(cluster, elsewhere, #"{"a":1}"#)
-        let outside = try EtcdFetcher(connection: Self.connection(cluster, credentials: Self.app), layout: .document(key: elsewhere))
+        let outside = try EtcdFetcher(
+            connection: Self.connection(cluster, credentials: Self.app), layout: .document(key: elsewhere))
         let denied = await #expect(throws: FetchError.self) { try await outside.fetch(FetchRequest()) }
         #expect(denied?.retry == .doNotRetry)
         #expect(denied?.message.contains("has no permission") == true, "\(String(describing: denied))")

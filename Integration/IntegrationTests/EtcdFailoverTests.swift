@@ -36,7 +36,8 @@ struct EtcdFailoverTests {
             Issue.record("the first signal must be the current payload")
             return
         }
-        #expect(first.source.contains(cluster.endpoints[leader].absoluteString), "the watcher starts on the leader: \(first.source)")
+        #expect(
+            first.source.contains(cluster.endpoints[leader].absoluteString), "the watcher starts on the leader: \(first.source)")
 
         var published: [Int64] = []
         for n in 1...10 { published.append(try await cluster.put(key, #"{"n":\#(n)}"#)) }
@@ -130,7 +131,8 @@ struct EtcdClientFailoverTests {
         let leader = try await cluster.leader()
         let key = "/rc-client/\(UUID().uuidString)/config"
         try await cluster.put(key, #"{"revision":1}"#)
-        let endpoints = [cluster.endpoints[leader]] + cluster.endpoints.indices.filter { $0 != leader }.map { cluster.endpoints[$0] }
+        let endpoints =
+            [cluster.endpoints[leader]] + cluster.endpoints.indices.filter { $0 != leader }.map { cluster.endpoints[$0] }
         let connection = EtcdConnection(endpoints: endpoints, requestTimeout: 2)
         let layout = EtcdLayout.document(key: key)
         let client = try RemoteConfigClient.builder(fetcher: try EtcdFetcher(connection: connection, layout: layout))

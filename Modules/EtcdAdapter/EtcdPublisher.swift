@@ -30,7 +30,9 @@ public struct EtcdPublisher: Sendable {
     ///   object; `.unreachable`, `.authenticationFailed`, `.permissionDenied` or `.rejected`
     ///   when the write fails.
     public func publish(_ document: Data, to key: String) async throws(EtcdError) -> Int64 {
-        guard !key.isEmpty else { throw EtcdError(.keyMissing, "the key to publish to is empty; name it, for example /app/config") }
+        guard !key.isEmpty else {
+            throw EtcdError(.keyMissing, "the key to publish to is empty; name it, for example /app/config")
+        }
         if let problem = DocumentCheck.problem(in: document) {
             throw EtcdError(.invalidJSON, "the document is not a configuration: \(problem); nothing was written")
         }

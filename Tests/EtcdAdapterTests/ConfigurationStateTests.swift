@@ -14,7 +14,8 @@ struct ConfigurationStateTests {
     }
 
     private static func state(_ layout: EtcdLayout, _ kvs: [GatewayKeyValue], revision: Int64 = 10) throws -> ConfigurationState {
-        try ConfigurationState(layout: layout, range: RangeResponse(header: ResponseHeader(revision: GatewayInt(revision)), kvs: kvs))
+        try ConfigurationState(
+            layout: layout, range: RangeResponse(header: ResponseHeader(revision: GatewayInt(revision)), kvs: kvs))
     }
 
     @Test("under a prefix: JSON values are JSON, other text is a string, the prefix's own key is skipped")
@@ -47,7 +48,10 @@ struct ConfigurationStateTests {
     func events() throws {
         var state = try Self.state(.prefix("/f/"), [Self.kv("/f/a", Data("1".utf8), 3)], revision: 3)
         try state.apply(
-            [WatchEvent(type: nil, kv: Self.kv("/f/b", Data("2".utf8), 4)), WatchEvent(type: "DELETE", kv: Self.kv("/f/a", Data(), 4))],
+            [
+                WatchEvent(type: nil, kv: Self.kv("/f/b", Data("2".utf8), 4)),
+                WatchEvent(type: "DELETE", kv: Self.kv("/f/a", Data(), 4)),
+            ],
             revision: 4)
         #expect(state.revision == 4)
         #expect(try PlainJSONFormat().decode(state.payload(from: "e").bytes) == ["b": .int(2)])
@@ -64,7 +68,9 @@ struct ConfigurationStateTests {
         let bad = try Self.state(.document(key: "/c"), [Self.kv("/c", Data("not json".utf8), 9)])
         let error = #expect(throws: EtcdError.self) { try bad.payload(from: "e") }
         #expect(error?.kind == .invalidJSON)
-        #expect(error?.message.contains("/c at revision 9 is not a configuration: it is not valid JSON at byte ") == true, "\(String(describing: error))")
+        #expect(
+            error?.message.contains("/c at revision 9 is not a configuration: it is not valid JSON at byte ") == true,
+            "\(String(describing: error))")
     }
 
     @Test("no key: keyMissing, saying how to publish one (a document) or what to put (a prefix)")

@@ -28,20 +28,26 @@ struct EtcdConnectionTests {
             #expect(message?.contains("plain http") == true, "\(text)")
         }
         #expect(
-            Self.refusal(EtcdConnection(endpoints: [Self.url("http://10.0.0.1:2379")], allowsInsecureHTTPForNonLoopbackHosts: true))
+            Self.refusal(
+                EtcdConnection(endpoints: [Self.url("http://10.0.0.1:2379")], allowsInsecureHTTPForNonLoopbackHosts: true))
                 == nil)
     }
 
     @Test("no endpoints, another scheme, or timings out of range are refused with what to fix")
     func refusals() {
         #expect(Self.refusal(EtcdConnection(endpoints: []))?.contains("no endpoints") == true)
-        #expect(Self.refusal(EtcdConnection(endpoints: [Self.url("ftp://h")]))?.contains("not an http:// or https:// URL") == true)
+        #expect(
+            Self.refusal(EtcdConnection(endpoints: [Self.url("ftp://h")]))?.contains("not an http:// or https:// URL") == true)
         let local = [Self.url("http://127.0.0.1:2379")]
         #expect(Self.refusal(EtcdConnection(endpoints: local, requestTimeout: 0))?.contains("requestTimeout") == true)
         #expect(Self.refusal(EtcdConnection(endpoints: local, watchIdleTimeout: -1))?.contains("watchIdleTimeout") == true)
         #expect(Self.refusal(EtcdConnection(endpoints: local, reconnectDelay: 0...1))?.contains("reconnectDelay") == true)
-        #expect(throws: ConfigurationError.self) { try EtcdFetcher(connection: EtcdConnection(endpoints: local), layout: .prefix("")) }
-        #expect(throws: ConfigurationError.self) { try EtcdWatcher(connection: EtcdConnection(endpoints: []), layout: .document(key: "/c")) }
+        #expect(throws: ConfigurationError.self) {
+            try EtcdFetcher(connection: EtcdConnection(endpoints: local), layout: .prefix(""))
+        }
+        #expect(throws: ConfigurationError.self) {
+            try EtcdWatcher(connection: EtcdConnection(endpoints: []), layout: .document(key: "/c"))
+        }
     }
 
     @Test("the password never shows in a description or a mirror")
@@ -60,6 +66,8 @@ struct EtcdConnectionTests {
         let connection = EtcdConnection(endpoints: [Self.url("http://127.0.0.1:2379")])
         #expect(EtcdLayout.prefix("/f/").description == "prefix /f/")
         #expect(try EtcdWatcher(connection: connection, layout: .document(key: "/c")).name == "etcd http://127.0.0.1:2379 key /c")
-        #expect("\(try EtcdFetcher(connection: connection, layout: .document(key: "/c")))" == "EtcdFetcher(key /c at http://127.0.0.1:2379)")
+        #expect(
+            "\(try EtcdFetcher(connection: connection, layout: .document(key: "/c")))"
+                == "EtcdFetcher(key /c at http://127.0.0.1:2379)")
     }
 }

@@ -145,7 +145,11 @@ struct EtcdWatcherTests {
         let gates = [Gate(), Gate()]
         gateway.queueWatch(
             .stream(
-                [FakeGateway.line(created: true, revision: 2, cancelReason: "rpc error: code = Unauthenticated desc = etcdserver: invalid auth token")],
+                [
+                    FakeGateway.line(
+                        created: true, revision: 2,
+                        cancelReason: "rpc error: code = Unauthenticated desc = etcdserver: invalid auth token")
+                ],
                 until: gates[0]))
         gateway.queueWatch(.stream([FakeGateway.line(created: true, revision: 2)], until: gates[1]))
         try await Self.with(gateway, gates: gates) { server in

@@ -18,7 +18,8 @@ struct GatewayTypesTests {
         let permission = GatewayStatus(code: 7, message: "etcdserver: permission denied").error(user: "app")
         #expect(permission.kind == .permissionDenied)
         #expect(permission.message.contains("user \"app\" has no permission"))
-        #expect(GatewayStatus(code: 11, message: "mvcc: required revision has been compacted").error(user: nil).kind == .compacted)
+        #expect(
+            GatewayStatus(code: 11, message: "mvcc: required revision has been compacted").error(user: nil).kind == .compacted)
         let other = GatewayStatus(code: 8, message: "etcdserver: too many requests").error(user: nil)
         #expect(other.kind == .rejected)
         #expect(other.message == "etcd refused the request: etcdserver: too many requests (gRPC code 8)")
@@ -41,7 +42,9 @@ struct GatewayTypesTests {
 
     @Test("64-bit integers are read from strings or numbers and written as strings; snake_case names map")
     func messages() throws {
-        let line = Data(#"{"result":{"header":{"revision":"42"},"compact_revision":7,"events":[{"type":"DELETE","kv":{"key":"YQ==","mod_revision":"41"}}]}}"#.utf8)
+        let line = Data(
+            #"{"result":{"header":{"revision":"42"},"compact_revision":7,"events":[{"type":"DELETE","kv":{"key":"YQ==","mod_revision":"41"}}]}}"#
+                .utf8)
         let decoded = try JSONDecoder.gateway.decode(WatchStreamLine.self, from: line)
         #expect(decoded.result?.header?.revision?.value == 42)
         #expect(decoded.result?.compactRevision?.value == 7)

@@ -40,7 +40,8 @@ struct PublishCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("keys"),
-        help: ArgumentHelp("A key manifest (JSON): check every declared value against its rules first.", valueName: "manifest.json"))
+        help: ArgumentHelp(
+            "A key manifest (JSON): check every declared value against its rules first.", valueName: "manifest.json"))
     var keys: String?
 
     @Option(help: ArgumentHelp("The etcd user, when the cluster has authentication on.", valueName: "name"))

@@ -55,7 +55,8 @@
                 connection.withLock { $0.descriptor = nil }
                 close(descriptor)
             }
-            if let failure = send(head(of: request, url: url) + (request.httpBody ?? Data()), on: descriptor, deadline: deadline) {
+            if let failure = send(head(of: request, url: url) + (request.httpBody ?? Data()), on: descriptor, deadline: deadline)
+            {
                 return connection.withLock { $0.cancelled } ? "cancelled" : failure
             }
             var parser = HTTP1ResponseParser()
@@ -126,7 +127,8 @@
                 _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
                 var failure: String?
                 if Glibc.connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) != 0 {
-                    failure = errno == EINPROGRESS ? wait(for: Int16(POLLOUT), on: descriptor, deadline: deadline) : describe(errno)
+                    failure =
+                        errno == EINPROGRESS ? wait(for: Int16(POLLOUT), on: descriptor, deadline: deadline) : describe(errno)
                     if failure == nil {
                         var error: Int32 = 0
                         var length = socklen_t(MemoryLayout<Int32>.size)

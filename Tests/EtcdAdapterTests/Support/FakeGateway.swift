@@ -108,9 +108,10 @@ final class FakeGateway: Sendable {
     }
 
     /// A watch stream line: `created`, `events` (puts of `document` at `revision`), or `canceled`.
-    static func line(created: Bool = false, revision: Int64, events: [(key: String, value: String?, revision: Int64)] = [],
-        compactRevision: Int64? = nil, cancelReason: String? = nil) -> String
-    {
+    static func line(
+        created: Bool = false, revision: Int64, events: [(key: String, value: String?, revision: Int64)] = [],
+        compactRevision: Int64? = nil, cancelReason: String? = nil
+    ) -> String {
         var result: [String: Any] = ["header": ["revision": String(revision)]]
         if created { result["created"] = true }
         if let compactRevision {
@@ -185,7 +186,8 @@ final class FakeGateway: Sendable {
             }
             var kvs = ""
             if let document = state.document, state.fault != .permanent {
-                kvs = #","kvs":[{"key":"\#(Self.base64(Self.key))","mod_revision":"\#(state.modRevision)","value":"\#(document.base64EncodedString())"}],"count":"1""#
+                kvs =
+                    #","kvs":[{"key":"\#(Self.base64(Self.key))","mod_revision":"\#(state.modRevision)","value":"\#(document.base64EncodedString())"}],"count":"1""#
             }
             return Reply.json(#"{"header":{"revision":"\#(state.revision)"}\#(kvs)}"#)
         }
