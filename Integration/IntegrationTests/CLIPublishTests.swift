@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension EtcdAdapterTests {
+extension EtcdClusterTests {
     /// `remote-config publish` as a real child process, against the suite's etcd cluster.
     @Suite("remote-config publish, validate then write to etcd")
     struct PublishCommand {

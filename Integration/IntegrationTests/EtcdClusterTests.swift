@@ -12,7 +12,7 @@ import Testing
 @Suite(
     "etcd: reads, writes and watches on a real cluster",
     .enabled(if: EtcdCluster.isAvailable, EtcdCluster.skipReason), EtcdClusterTrait())
-struct EtcdAdapterTests {
+struct EtcdClusterTests {
     /// A key no other test uses.
     private static func uniqueKey(_ name: String = "config") -> String { "/rc-test/\(UUID().uuidString)/\(name)" }
 
