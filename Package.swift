@@ -34,6 +34,7 @@ var package = Package(
         .library(name: "EnvAdapter", targets: ["EnvAdapter"]),
         .library(name: "FirebaseFormat", targets: ["FirebaseFormat"]),
         .library(name: "SigningAdapter", targets: ["SigningAdapter"]),
+        .library(name: "EtcdAdapter", targets: ["EtcdAdapter"]),
         .library(name: "TestDoubles", targets: ["TestDoubles"]),
         .library(name: "SSEAdapter", targets: ["SSEAdapter"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
@@ -57,6 +58,7 @@ var package = Package(
         .target(
             name: "FirebaseFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/FirebaseFormat",
             swiftSettings: swiftSettings),
+        .target(name: "EtcdAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/EtcdAdapter", swiftSettings: swiftSettings),
         .target(
             name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
             swiftSettings: swiftSettings),
@@ -75,7 +77,7 @@ var package = Package(
             name: "RemoteConfigCLI",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter",
-                "FirebaseFormat", "SigningAdapter", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FirebaseFormat", "SigningAdapter", "EtcdAdapter", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             path: "Integration/CLI", exclude: ["README.md"], resources: [.copy("Examples")], swiftSettings: swiftSettings),
@@ -129,6 +131,13 @@ var package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "EtcdAdapterTests",
+            dependencies: [
+                "ConfigDomain", "ConfigPorts", "EtcdAdapter", "TestDoubles", "TestSupport",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "EnvAdapterTests", dependencies: ["ConfigDomain", "ConfigPorts", "EnvAdapter", "TestDoubles"],
             swiftSettings: swiftSettings),
         .testTarget(
@@ -151,7 +160,7 @@ var package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "TestDoubles",
-                "FirebaseFormat", "TestSupport", "SSEAdapter", "SigningAdapter",
+                "FirebaseFormat", "TestSupport", "SSEAdapter", "SigningAdapter", "EtcdAdapter",
             ],
             path: "Integration/IntegrationTests", swiftSettings: swiftSettings),
 

@@ -40,5 +40,6 @@ struct RemoteConfigTool: AsyncParsableCommand {
             KeygenCommand.self,
             SignCommand.self,
             VerifyCommand.self,
+            PublishCommand.self,
         ])
 }

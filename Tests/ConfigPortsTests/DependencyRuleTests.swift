@@ -62,7 +62,7 @@ struct DependencyRuleTests {
     /// The adapters today. Any other folder under Modules/ is an adapter too; these are listed so
     /// that the tests notice when they look in the wrong place and find none.
     static let knownAdapters: Set<String> = [
-        "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat", "SSEAdapter", "SigningAdapter",
+        "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat", "SSEAdapter", "SigningAdapter", "EtcdAdapter",
     ]
 
     /// THE third-party edges: adapter -> [imported product module: its package]. Nothing else may
