@@ -122,8 +122,10 @@ final class RefreshEngine: Sendable {
             fetched = try await settings.fetcher.fetch(
                 FetchRequest(validators: held?.metadata.validators ?? .none, configurationName: settings.configurationName))
         } catch {
+            emitFetched(.failed(error), since: started)
             return fail(.fetch(error), retry: error.retry)
         }
+        emitFetched(fetched.outcome, since: started)
         if state.withLock({ $0.stopped }) { return .failure(.stopped) }
         let now = settings.clock.now()
 
@@ -143,6 +145,11 @@ final class RefreshEngine: Sendable {
         case .modified(let payload):
             return await apply(payload, held: held, now: now)
         }
+    }
+
+    /// Reports what the fetcher answered and how long it took by the client's clock (never negative).
+    private func emitFetched(_ outcome: FetchOutcome, since started: Date) {
+        emit(.fetched(outcome, duration: max(0, settings.clock.now().timeIntervalSince(started))))
     }
 
     /// Decodes a fetched payload and activates it (or keeps it pending, by policy), then persists it.
