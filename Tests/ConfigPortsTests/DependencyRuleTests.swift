@@ -12,10 +12,16 @@
 //                  adapter added later): platform modules, ConfigDomain and ConfigPorts. An adapter never
 //                  imports another adapter, nor RemoteConfig.
 //
+// Third-party edges: an adapter whose whole point is one ecosystem package may depend on that package, and
+// is its own product. These are the only ones (`thirdParty` below):
+//   ConfigurationAdapter -> apple/swift-configuration (Configuration)
+//   LoggingAdapter       -> apple/swift-log (Logging)
+//   MetricsAdapter       -> apple/swift-metrics (CoreMetrics)
+//
 // "Platform modules" are those of the operating system, Foundation and Dispatch, listed in `platform`
 // below; never a package.
-// In Package.swift, a library target depends only on the package modules it may import, and never on a
-// third-party package.
+// In Package.swift, a library target depends only on the package modules it may import, and on no
+// third-party package but its recorded edge.
 // Tests/TestSupport, shared by the test targets, may import platform modules, FlyingFox and the two core
 // modules. It is not a product, and no library module imports it.
 import Foundation
@@ -58,7 +64,17 @@ struct DependencyRuleTests {
 
     /// The adapters today. Any other folder under Modules/ is an adapter too; these are listed so
     /// that the tests notice when they look in the wrong place and find none.
-    static let knownAdapters: Set<String> = ["HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat"]
+    static let knownAdapters: Set<String> = [
+        "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat", "ConfigurationAdapter", "LoggingAdapter",
+        "MetricsAdapter",
+    ]
+
+    /// The only third-party edges: adapter -> the package it exists for, and the modules of that package it may import.
+    static let thirdParty: [String: (package: String, modules: Set<String>)] = [
+        "ConfigurationAdapter": ("swift-configuration", ["Configuration"]),
+        "LoggingAdapter": ("swift-log", ["Logging"]),
+        "MetricsAdapter": ("swift-metrics", ["CoreMetrics"]),
+    ]
 
     /// What the shared test-support target (Tests/TestSupport, not a product) may import: FlyingFox, as tests may.
     static let testSupportAllowed = platform.union(["FlyingFox", "FlyingSocks"]).union(core)
@@ -78,9 +94,10 @@ struct DependencyRuleTests {
     /// The modules under Modules/ that are adapters: every one without a rule of its own.
     static var adapters: [String] { modules.filter { rules[$0] == nil } }
 
-    /// What `module` may import: its rule, or, for an adapter, platform modules, the core modules and itself.
+    /// What `module` may import: its rule, or, for an adapter, platform modules, the core modules, itself and the
+    /// modules of its recorded third-party package.
     static func allowedImports(of module: String) -> Set<String> {
-        rules[module] ?? platform.union(core).union([module])
+        rules[module] ?? platform.union(core).union([module]).union(thirdParty[module]?.modules ?? [])
     }
 
     // MARK: Reading imports
@@ -202,7 +219,7 @@ struct DependencyRuleTests {
             "found \(Self.modules) under \(Self.root.path)/Modules; missing \(expected.subtracting(Self.modules).sorted())")
     }
 
-    @Test("Package.swift gives each library module only the package modules it may import, and no third-party package")
+    @Test("Package.swift gives each library module only the package modules it may import, and no other package but its edge")
     func manifestDependencies() throws {
         let targets = try Self.declaredTargets(in: Self.manifest())
         for module in Self.modules {
@@ -210,9 +227,28 @@ struct DependencyRuleTests {
                 Issue.record("Package.swift declares no .target with path \"Modules/\(module)\"")
                 continue
             }
-            #expect(!target.dependsOnAProduct, "\(module) depends on a package product; library targets must not")
-            let forbidden = Set(target.dependencies).subtracting(Self.allowedImports(of: module))
+            let edge = Self.thirdParty[module]
+            #expect(
+                target.dependsOnAProduct == (edge != nil),
+                "\(module): only the recorded third-party edges may depend on a package product")
+            let allowed = Self.allowedImports(of: module).union(edge.map { [$0.package] } ?? [])
+            let forbidden = Set(target.dependencies).subtracting(allowed)
             #expect(forbidden.isEmpty, "\(module) depends on \(forbidden.sorted()) in Package.swift")
+        }
+    }
+
+    @Test("the third-party edges are exactly the recorded ones, each an adapter and its own product")
+    func thirdPartyEdges() throws {
+        let manifest = try Self.manifest()
+        let withProducts = Self.declaredTargets(in: manifest).filter { $0.path.hasPrefix("Modules/") && $0.dependsOnAProduct }
+        #expect(Set(withProducts.map { String($0.path.dropFirst("Modules/".count)) }) == Set(Self.thirdParty.keys))
+        for (module, edge) in Self.thirdParty {
+            #expect(Self.adapters.contains(module), "\(module) must be an adapter folder under Modules/")
+            #expect(Self.rules[module] == nil && !Self.core.contains(module))
+            #expect(
+                manifest.contains(".library(name: \"\(module)\", targets: [\"\(module)\"])"),
+                "\(module) must be its own product")
+            #expect(manifest.contains("https://github.com/apple/\(edge.package)"), "Package.swift must declare \(edge.package)")
         }
     }
 

@@ -13,7 +13,8 @@ struct ResolvedConfigurationTests {
     static let banner = ConfigKey(decoding: "banner", default: Banner(title: "default"))
 
     private func client(
-        _ json: String, fetcher: InMemoryFetcher? = nil, overrides: InMemoryOverrideSource? = nil, clock: ManualClock = ManualClock()
+        _ json: String, fetcher: InMemoryFetcher? = nil, overrides: InMemoryOverrideSource? = nil,
+        clock: ManualClock = ManualClock()
     ) async throws -> (RemoteConfigClient, InMemoryFetcher) {
         let fetcher = fetcher ?? InMemoryFetcher(json: json)
         var builder = RemoteConfigBuilder.testing(
