@@ -197,6 +197,16 @@ var package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings),
+        // A server that reads a flag through swift-configuration's ConfigReader and logs through swift-log (an
+        // EXAMPLE, not a product); IntegrationTests runs it against a real server.
+        .executableTarget(
+            name: "ServerFlagsExample",
+            dependencies: [
+                "RemoteConfig", "HTTPAdapter", "ConfigurationAdapter", "LoggingAdapter",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Integration/Examples/ServerFlags", swiftSettings: swiftSettings),
     ]
 #endif
 
