@@ -79,6 +79,16 @@
             #expect(failed.first?.contains("config.error_kind=fetch.transport") == true)
         }
 
+        @Test("a client that cannot be built (plain HTTP to another host) is logged as an error; exit 1")
+        func clientNotBuilt() async throws {
+            let outcome = try await run(["http://config.example.invalid/config.json"])
+            #expect(outcome.status == 1)
+            let error = lines(outcome, containing: "cannot build the configuration client")
+            #expect(error.count == 1)
+            #expect(error.first?.contains(" error ") == true)
+            #expect(error.first?.contains("invalidAdapterSetting") == true)
+        }
+
         @Test("a bad command line exits 64 with the usage")
         func usage() async throws {
             for arguments in [[], ["not a url"], ["http://127.0.0.1:1/a", "extra"]] {
