@@ -33,6 +33,7 @@ var package = Package(
         .library(name: "EnvAdapter", targets: ["EnvAdapter"]),
         .library(name: "FirebaseFormat", targets: ["FirebaseFormat"]),
         .library(name: "TestDoubles", targets: ["TestDoubles"]),
+        .library(name: "SSEAdapter", targets: ["SSEAdapter"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .executable(name: "remote-config", targets: ["RemoteConfigCLI"]),
     ],
@@ -55,6 +56,7 @@ var package = Package(
         .target(
             name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
             swiftSettings: swiftSettings),
+        .target(name: "SSEAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/SSEAdapter", swiftSettings: swiftSettings),
         .target(
             name: "RemoteConfig",
             dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/RemoteConfig", swiftSettings: swiftSettings),
@@ -123,13 +125,20 @@ var package = Package(
         .testTarget(
             name: "RemoteConfigTests", dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles"],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SSEAdapterTests",
+            dependencies: [
+                "ConfigDomain", "ConfigPorts", "SSEAdapter", "TestDoubles", "TestSupport",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            swiftSettings: swiftSettings),
 
         // MARK: Integration tests (real server, real file system, child processes)
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "TestDoubles",
-                "FirebaseFormat", "TestSupport",
+                "FirebaseFormat", "TestSupport", "SSEAdapter",
             ],
             path: "Integration/IntegrationTests", swiftSettings: swiftSettings),
 

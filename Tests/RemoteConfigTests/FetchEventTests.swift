@@ -1,9 +1,10 @@
 import ConfigDomain
 import ConfigPorts
 import Foundation
-import RemoteConfig
 import TestDoubles
 import Testing
+
+@testable import RemoteConfig
 
 /// Each fetch is reported with what the fetcher answered and how long it took by the client's clock.
 @Suite("Fetch events")
@@ -58,6 +59,19 @@ struct FetchEventTests {
     func clockMovedBack() async throws {
         let events = try await refresh(.modifiedJSON(payload(), etag: nil), taking: -60)
         #expect(events.contains(.fetched(.modified, duration: 0)))
+    }
+
+    @Test("a pushed payload is not a fetch: it is activated with no fetched event")
+    func pushedPayload() async throws {
+        let observer = RecordingObserver()
+        let pushed = FetchedPayload(bytes: Data(payload().utf8), validators: Validators(etag: "\"p1\""), source: "push://test")
+        let push = InMemoryChangeSignalSource(current: .payload(pushed))
+        let client = try RemoteConfigBuilder.testing(fetcher: ScriptedFetcher(), clock: ManualClock())
+            .observer(observer).push(push).build()
+        await (try #require(client.pushReceiver)).waitUntilSettled(1)
+        await client.stop()
+        #expect(observer.events.contains { if case .refreshed = $0 { true } else { false } })
+        #expect(!observer.events.contains { if case .fetched = $0 { true } else { false } })
     }
 
     @Test("a fetch result names its outcome")

@@ -20,6 +20,10 @@ struct ServeCommand: AsyncParsableCommand {
 
             Each request is logged: method, path, status, the validators sent and answered, and bytes.
 
+            Push: GET /events (or /events/<name>.json in a folder) is a server-sent-events stream that sends \
+            the current ETag at once, then each new one as the file changes (data: <ETag>, id: <n>), and a \
+            heartbeat comment every 15 seconds. Point an SSEChangeSignalSource at it.
+
             Simulate trouble to see how your app copes:
               --delay 2                      answer every request 2 seconds late
               --status 503 --retry-after 30  answer 503 with Retry-After: 30
@@ -124,6 +128,7 @@ struct ServeCommand: AsyncParsableCommand {
                 console.line("No *.json file yet; add one and it is served at once.")
             }
             for url in urls { console.line("  " + console.styled(url, .cyan)) }
+            if !urls.isEmpty { console.line("Changes are pushed on http://127.0.0.1:\(server.port)/events") }
             if let summary = trouble.summary { console.line(console.styled(summary, .yellow)) }
             console.line("Reloads when a file changes. Press Ctrl-C to stop.")
             let received = await signals.wait()

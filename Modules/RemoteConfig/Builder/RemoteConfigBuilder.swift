@@ -86,6 +86,16 @@ public struct RemoteConfigBuilder: Sendable {
         return copy
     }
 
+    /// Adds a push source (server-sent events, an etcd watch): each change it signals starts a refresh
+    /// at once, or activates the payload it delivers; a signal naming the version held does nothing.
+    ///
+    /// Polling (``periodicRefresh(every:)``) stays useful beside it, for changes a dropped connection missed.
+    public func push(_ source: any ChangeSignalSource) -> Self {
+        var copy = self
+        copy.settings.pushSources.append(source)
+        return copy
+    }
+
     /// Registers keys: their values are resolved, converted and validated at activation.
     public func register(_ keys: any ConfigKeyRepresentable...) -> Self { register(keys) }
 
@@ -162,7 +172,9 @@ public struct RemoteConfigBuilder: Sendable {
         let engine = RefreshEngine(
             settings: settings, registry: registry, cell: cell, overrides: layers, status: status, sink: sink,
             updates: updates)
-        let client = RemoteConfigClient(registry: registry, cell: cell, engine: engine, events: events, updates: updates)
+        let push = settings.pushSources.isEmpty ? nil : PushReceiver(engine: engine)
+        let client = RemoteConfigClient(
+            registry: registry, cell: cell, engine: engine, events: events, updates: updates, pushReceiver: push)
         startBackgroundTasks(of: client, descriptors: descriptors)
         return client
     }
@@ -241,6 +253,12 @@ public struct RemoteConfigBuilder: Sendable {
                         engine.applyOverride(at: position, snapshot)
                     }
                 })
+        }
+        if let receiver = client.pushReceiver {
+            for source in settings.pushSources {
+                let signals = source.signals()
+                tasks.append(Task { await receiver.consume(signals) })
+            }
         }
         if let interval = settings.periodicInterval {
             let clock = settings.clock

@@ -16,19 +16,22 @@ public final class RemoteConfigClient: Sendable {
     let engine: RefreshEngine
     let eventBroadcaster: Broadcaster<ConfigEvent>
     let updateBroadcaster: Broadcaster<ConfigUpdate>
+    /// Takes the push sources' signals into the refresh (nil without push sources).
+    let pushReceiver: PushReceiver?
     /// The client's background tasks (override observation, periodic refresh), and the names whose
     /// unregistered reads were reported.
     let bookkeeping = Locked((tasks: [Task<Void, Never>](), reported: Set<String>()))
 
     init(
         registry: KeyRegistry, cell: StateCell, engine: RefreshEngine, events: Broadcaster<ConfigEvent>,
-        updates: Broadcaster<ConfigUpdate>
+        updates: Broadcaster<ConfigUpdate>, pushReceiver: PushReceiver? = nil
     ) {
         self.registry = registry
         self.cell = cell
         self.engine = engine
         self.eventBroadcaster = events
         self.updateBroadcaster = updates
+        self.pushReceiver = pushReceiver
     }
 
     deinit {

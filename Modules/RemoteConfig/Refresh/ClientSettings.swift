@@ -18,6 +18,8 @@ struct ClientSettings: Sendable {
     var periodicInterval: TimeInterval?
     var random: @Sendable () -> Double
     var honorsTTLHints: Bool
+    /// Push transports whose signals start refreshes or deliver payloads (see PushReceiver).
+    var pushSources: [any ChangeSignalSource] = []
 
     /// The freshness policy for `metadata`: the server's TTL hint replaces the policy's TTL when honoured.
     func freshness(for metadata: SnapshotMetadata) -> FreshnessPolicy {
