@@ -7,7 +7,8 @@
 //   ConfigPorts   -> ConfigDomain
 //   adapters      -> ConfigPorts, ConfigDomain (never another adapter, never RemoteConfig)
 //   RemoteConfig  -> ConfigPorts, ConfigDomain
-// Library products depend on no third-party package. Tools and test targets may.
+// Library products depend on no third-party package, except an adapter whose whole point is an ecosystem
+// package (SigningAdapter -> swift-crypto), as its own product. Tools and test targets may.
 import Foundation
 import PackageDescription
 
@@ -32,6 +33,7 @@ var package = Package(
         .library(name: "FileCacheAdapter", targets: ["FileCacheAdapter"]),
         .library(name: "EnvAdapter", targets: ["EnvAdapter"]),
         .library(name: "FirebaseFormat", targets: ["FirebaseFormat"]),
+        .library(name: "SigningAdapter", targets: ["SigningAdapter"]),
         .library(name: "TestDoubles", targets: ["TestDoubles"]),
         .library(name: "SSEAdapter", targets: ["SSEAdapter"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
@@ -40,6 +42,8 @@ var package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+        // Ed25519 for SigningAdapter only (Crypto on Linux, CryptoKit underneath on Apple platforms).
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // MARK: Library modules (no third-party dependencies)
@@ -57,6 +61,11 @@ var package = Package(
             name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
             swiftSettings: swiftSettings),
         .target(name: "SSEAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/SSEAdapter", swiftSettings: swiftSettings),
+        // The one library module with a third-party edge (recorded in DependencyRuleTests): Ed25519 signatures.
+        .target(
+            name: "SigningAdapter",
+            dependencies: ["ConfigDomain", "ConfigPorts", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Modules/SigningAdapter", swiftSettings: swiftSettings),
         .target(
             name: "RemoteConfig",
             dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/RemoteConfig", swiftSettings: swiftSettings),
@@ -66,7 +75,7 @@ var package = Package(
             name: "RemoteConfigCLI",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter",
-                "FirebaseFormat", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FirebaseFormat", "SigningAdapter", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             path: "Integration/CLI", exclude: ["README.md"], resources: [.copy("Examples")], swiftSettings: swiftSettings),
@@ -132,13 +141,17 @@ var package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SigningAdapterTests",
+            dependencies: ["ConfigDomain", "ConfigPorts", "SigningAdapter", "RemoteConfig", "TestDoubles"],
+            swiftSettings: swiftSettings),
 
         // MARK: Integration tests (real server, real file system, child processes)
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "TestDoubles",
-                "FirebaseFormat", "TestSupport", "SSEAdapter",
+                "FirebaseFormat", "TestSupport", "SSEAdapter", "SigningAdapter",
             ],
             path: "Integration/IntegrationTests", swiftSettings: swiftSettings),
 

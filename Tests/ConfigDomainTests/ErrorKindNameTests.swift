@@ -25,6 +25,7 @@ struct ErrorKindNameTests {
         let errors: [(ConfigError, String)] = [
             (.fetch(FetchError(.timeout, retry: .backoff, message: "slow")), "fetch.timeout"),
             (.payload(PayloadError(format: "json", reason: "bad")), "payload"),
+            (.signature(SignatureError(.missing, "no signature")), "signature"),
             (.cache(CacheError(.notFound, message: "gone")), "cache"),
             (.configuration(ConfigurationError(.missingComponent, "no fetcher")), "configuration"),
             (.rejected(rejection), "rejected"),

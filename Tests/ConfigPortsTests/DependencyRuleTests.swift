@@ -12,16 +12,16 @@
 //                  adapter added later): platform modules, ConfigDomain and ConfigPorts. An adapter never
 //                  imports another adapter, nor RemoteConfig.
 //
-// Third-party edges: an adapter whose whole point is one ecosystem package may depend on that package, and
-// is its own product. These are the only ones (`thirdParty` below):
-//   ConfigurationAdapter -> apple/swift-configuration (Configuration)
-//   LoggingAdapter       -> apple/swift-log (Logging)
-//   MetricsAdapter       -> apple/swift-metrics (CoreMetrics)
-//
 // "Platform modules" are those of the operating system, Foundation and Dispatch, listed in `platform`
 // below; never a package.
-// In Package.swift, a library target depends only on the package modules it may import, and on no
-// third-party package but its recorded edge.
+// In Package.swift, a library target depends only on the package modules it may import, and never on a
+// third-party package, except an adapter whose whole point is one ecosystem package, as its own product.
+// Each such third-party edge is recorded in `thirdPartyEdges` below, and allowed nowhere else:
+//
+//   SigningAdapter       -> Crypto (apple/swift-crypto): Ed25519 signatures of payloads.
+//   ConfigurationAdapter -> Configuration (apple/swift-configuration): remote values in a ConfigReader.
+//   LoggingAdapter       -> Logging (apple/swift-log): client events as log lines.
+//   MetricsAdapter       -> CoreMetrics (apple/swift-metrics): client events as metrics.
 // Tests/TestSupport, shared by the test targets, may import platform modules, FlyingFox and the two core
 // modules. It is not a product, and no library module imports it.
 import Foundation
@@ -65,15 +65,17 @@ struct DependencyRuleTests {
     /// The adapters today. Any other folder under Modules/ is an adapter too; these are listed so
     /// that the tests notice when they look in the wrong place and find none.
     static let knownAdapters: Set<String> = [
-        "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat", "SSEAdapter", "ConfigurationAdapter",
-        "LoggingAdapter", "MetricsAdapter",
+        "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat", "SSEAdapter", "SigningAdapter",
+        "ConfigurationAdapter", "LoggingAdapter", "MetricsAdapter",
     ]
 
-    /// The only third-party edges: adapter -> the package it exists for, and the modules of that package it may import.
-    static let thirdParty: [String: (package: String, modules: Set<String>)] = [
-        "ConfigurationAdapter": ("swift-configuration", ["Configuration"]),
-        "LoggingAdapter": ("swift-log", ["Logging"]),
-        "MetricsAdapter": ("swift-metrics", ["CoreMetrics"]),
+    /// THE third-party edges: adapter -> [imported product module: its package]. Nothing else may
+    /// depend on a third-party package.
+    static let thirdPartyEdges: [String: [String: String]] = [
+        "SigningAdapter": ["Crypto": "swift-crypto"],
+        "ConfigurationAdapter": ["Configuration": "swift-configuration"],
+        "LoggingAdapter": ["Logging": "swift-log"],
+        "MetricsAdapter": ["CoreMetrics": "swift-metrics"],
     ]
 
     /// What the shared test-support target (Tests/TestSupport, not a product) may import: FlyingFox, as tests may.
@@ -94,10 +96,9 @@ struct DependencyRuleTests {
     /// The modules under Modules/ that are adapters: every one without a rule of its own.
     static var adapters: [String] { modules.filter { rules[$0] == nil } }
 
-    /// What `module` may import: its rule, or, for an adapter, platform modules, the core modules, itself and the
-    /// modules of its recorded third-party package.
+    /// What `module` may import: its rule, or, for an adapter, platform modules, the core modules and itself.
     static func allowedImports(of module: String) -> Set<String> {
-        rules[module] ?? platform.union(core).union([module]).union(thirdParty[module]?.modules ?? [])
+        rules[module] ?? platform.union(core).union([module]).union(thirdPartyEdges[module].map { Set($0.keys) } ?? [])
     }
 
     // MARK: Reading imports
@@ -219,7 +220,7 @@ struct DependencyRuleTests {
             "found \(Self.modules) under \(Self.root.path)/Modules; missing \(expected.subtracting(Self.modules).sorted())")
     }
 
-    @Test("Package.swift gives each library module only the package modules it may import, and no other package but its edge")
+    @Test("Package.swift gives each library module only the package modules it may import, and no third-party package")
     func manifestDependencies() throws {
         let targets = try Self.declaredTargets(in: Self.manifest())
         for module in Self.modules {
@@ -227,28 +228,27 @@ struct DependencyRuleTests {
                 Issue.record("Package.swift declares no .target with path \"Modules/\(module)\"")
                 continue
             }
-            let edge = Self.thirdParty[module]
+            let edges = Self.thirdPartyEdges[module] ?? [:]
             #expect(
-                target.dependsOnAProduct == (edge != nil),
-                "\(module): only the recorded third-party edges may depend on a package product")
-            let allowed = Self.allowedImports(of: module).union(edge.map { [$0.package] } ?? [])
-            let forbidden = Set(target.dependencies).subtracting(allowed)
+                !target.dependsOnAProduct || !edges.isEmpty,
+                "\(module) depends on a package product; library targets must not, unless thirdPartyEdges records it")
+            let forbidden = Set(target.dependencies).subtracting(Self.allowedImports(of: module)).subtracting(edges.values)
             #expect(forbidden.isEmpty, "\(module) depends on \(forbidden.sorted()) in Package.swift")
         }
     }
 
-    @Test("the third-party edges are exactly the recorded ones, each an adapter and its own product")
-    func thirdPartyEdges() throws {
-        let manifest = try Self.manifest()
-        let withProducts = Self.declaredTargets(in: manifest).filter { $0.path.hasPrefix("Modules/") && $0.dependsOnAProduct }
-        #expect(Set(withProducts.map { String($0.path.dropFirst("Modules/".count)) }) == Set(Self.thirdParty.keys))
-        for (module, edge) in Self.thirdParty {
-            #expect(Self.adapters.contains(module), "\(module) must be an adapter folder under Modules/")
-            #expect(Self.rules[module] == nil && !Self.core.contains(module))
-            #expect(
-                manifest.contains(".library(name: \"\(module)\", targets: [\"\(module)\"])"),
-                "\(module) must be its own product")
-            #expect(manifest.contains("https://github.com/apple/\(edge.package)"), "Package.swift must declare \(edge.package)")
+    @Test("each recorded third-party edge is an adapter's, and is the product its target really depends on")
+    func thirdPartyEdgesAreUsed() throws {
+        let targets = try Self.declaredTargets(in: Self.manifest())
+        for (module, edges) in Self.thirdPartyEdges {
+            #expect(Self.adapters.contains(module), "\(module) has a third-party edge but is not an adapter under Modules/")
+            let target = try #require(targets.first { $0.path == "Modules/\(module)" })
+            #expect(target.dependsOnAProduct)
+            for (product, package) in edges {
+                #expect(
+                    target.dependencies.contains(product) && target.dependencies.contains(package),
+                    "\(module) is recorded to depend on \(product) from \(package), but Package.swift does not say so")
+            }
         }
     }
 

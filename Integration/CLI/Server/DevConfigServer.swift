@@ -31,10 +31,11 @@ final class DevConfigServer: Sendable {
     ///
     /// - Parameters:
     ///   - onChange: called with each reload's findings (first load included), from any thread.
+    ///   - signer: signs what is served (a header on each `200`, and `<path>.sig`), when given.
     ///   - onRequest: called once per answered request, from any thread.
     static func start(
         library: DocumentLibrary, port: UInt16, trouble: TroubleSettings = TroubleSettings(),
-        pollInterval: TimeInterval = 0.5, heartbeatInterval: TimeInterval = 15,
+        pollInterval: TimeInterval = 0.5, heartbeatInterval: TimeInterval = 15, signer: DocumentSigner? = nil,
         onChange reported: @escaping @Sendable ([DocumentLibrary.Change]) -> Void,
         onRequest: @escaping @Sendable (RequestRecord) -> Void
     ) async throws(CLIFailure) -> DevConfigServer {
@@ -47,7 +48,7 @@ final class DevConfigServer: Sendable {
         if !initial.isEmpty { onChange(initial) }
         let responder = ConfigResponder(
             library: library, trouble: trouble, sequence: FaultSequence(seed: trouble.seed), onChange: onChange,
-            onRequest: onRequest)
+            onRequest: onRequest, signer: signer)
         let address: sockaddr_in
         do {
             address = try .inet(ip4: "127.0.0.1", port: port)

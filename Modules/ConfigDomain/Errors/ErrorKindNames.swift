@@ -23,11 +23,12 @@ extension FetchError.Kind {
 
 extension ConfigError {
     /// A stable name of what failed, for metrics and log metadata: `fetch.<kind>` (such as
-    /// `fetch.timeout`), `payload`, `cache`, `configuration`, `rejected`, `decoding` or `stopped`.
+    /// `fetch.timeout`), `payload`, `signature`, `cache`, `configuration`, `rejected`, `decoding` or `stopped`.
     public var kindName: String {
         switch self {
         case .fetch(let error): "fetch.\(error.kind.name)"
         case .payload: "payload"
+        case .signature: "signature"
         case .cache: "cache"
         case .configuration: "configuration"
         case .rejected: "rejected"

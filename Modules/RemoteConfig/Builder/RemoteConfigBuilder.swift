@@ -127,6 +127,17 @@ public struct RemoteConfigBuilder: Sendable {
         return copy
     }
 
+    /// Requires every payload, fetched or cached, to carry a signature that `verifier` accepts, checked
+    /// on the exact bytes before they are decoded; a fetched payload must also be signed with a newer
+    /// version than the one held. A refusal keeps the last good configuration and is reported as a
+    /// `ConfigError.signature` (refresh) or a `CacheError.Kind.untrusted` (cache at build).
+    /// See the article "Signed configurations".
+    public func verifySignatures(with verifier: any PayloadVerifier) -> Self {
+        var copy = self
+        copy.settings.signatures = SignatureCheck(verifier: verifier)
+        return copy
+    }
+
     /// Sets the source of jitter, a function returning a number in `0..<1` (tests make it fixed).
     public func jitter(_ random: @escaping @Sendable () -> Double) -> Self {
         var copy = self
@@ -217,6 +228,11 @@ public struct RemoteConfigBuilder: Sendable {
         }
         switch cache.load(name, slot: .active) {
         case .hit(let cached):
+            if let refusal = settings.signatures?.refusal(ofCached: cached, name: name) {
+                status.cache = .unreadable(refusal)
+                sink.emit(.cacheUnreadable(refusal))
+                return nil
+            }
             do throws(PayloadError) {
                 let snapshot = ConfigSnapshot(values: try settings.format.decode(cached.payload), metadata: cached.metadata)
                 status.cache = .inSync

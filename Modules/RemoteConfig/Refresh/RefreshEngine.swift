@@ -191,12 +191,20 @@ final class RefreshEngine: Sendable {
         let hash = ContentHash(of: payload.bytes)
         let metadata = SnapshotMetadata(
             fetchedAt: now, validators: payload.validators, contentHash: hash, source: payload.source,
-            ttlHint: payload.ttlHint)
+            ttlHint: payload.ttlHint, signature: payload.signature)
         if let held, held.metadata.contentHash == hash {
             if await renew(held.metadata.renewed(at: now, validators: payload.validators)) == .cacheLostPayload {
-                await persistActive(CachedSnapshot(payload: payload.bytes, metadata: metadata))
+                // With the held signature, which was verified for these very bytes.
+                var repaired = metadata
+                repaired.signature = held.metadata.signature
+                await persistActive(CachedSnapshot(payload: payload.bytes, metadata: repaired))
             }
             return succeed(.unchanged, at: now)
+        }
+        do throws(SignatureError) {
+            try settings.signatures?.check(payload.bytes, metadata: metadata, held: held?.metadata)
+        } catch {
+            return fail(.signature(error), retry: .doNotRetry)
         }
         let values: [String: ConfigValue]
         do throws(PayloadError) {
