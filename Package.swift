@@ -12,8 +12,8 @@
 import Foundation
 import PackageDescription
 
-/// `RC_BENCHMARKS=1` adds the package-benchmark target (and swift-configuration as the
-/// reference peer). It is off by default, so `make test` neither resolves nor builds them.
+/// `RC_BENCHMARKS=1` adds the package-benchmark target (its reference peer, swift-configuration, is declared
+/// with the ecosystem adapters). It is off by default, so `make test` neither resolves nor builds package-benchmark.
 let includeBenchmarks = ProcessInfo.processInfo.environment["RC_BENCHMARKS"] == "1"
 /// `RC_DOCS=1` adds swift-docc-plugin for `make docs`.
 let includeDocs = ProcessInfo.processInfo.environment["RC_DOCS"] == "1"
@@ -176,10 +176,74 @@ var package = Package(
     ]
 )
 
+// MARK: Ecosystem adapters (Swift 6.2 and later)
+// swift-configuration, swift-log and swift-metrics declare swift-tools-version 6.2, so the adapters that exist for
+// them, their tests and the server example are declared only for a 6.2 or later toolchain; with Swift 6.1 the rest
+// of the package resolves and builds as before. Each adapter depends on exactly one ecosystem package, the edge
+// recorded in Tests/ConfigPortsTests/DependencyRuleTests.swift.
+#if compiler(>=6.2)
+    package.dependencies += [
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    ]
+    package.products += [
+        .library(name: "ConfigurationAdapter", targets: ["ConfigurationAdapter"]),
+        .library(name: "LoggingAdapter", targets: ["LoggingAdapter"]),
+        .library(name: "MetricsAdapter", targets: ["MetricsAdapter"]),
+    ]
+    package.targets += [
+        .target(
+            name: "ConfigurationAdapter",
+            dependencies: ["ConfigDomain", "ConfigPorts", .product(name: "Configuration", package: "swift-configuration")],
+            path: "Modules/ConfigurationAdapter", swiftSettings: swiftSettings),
+        .target(
+            name: "LoggingAdapter",
+            dependencies: ["ConfigDomain", "ConfigPorts", .product(name: "Logging", package: "swift-log")],
+            path: "Modules/LoggingAdapter", swiftSettings: swiftSettings),
+        .target(
+            name: "MetricsAdapter",
+            dependencies: ["ConfigDomain", "ConfigPorts", .product(name: "CoreMetrics", package: "swift-metrics")],
+            path: "Modules/MetricsAdapter", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ConfigurationAdapterTests",
+            dependencies: [
+                "ConfigurationAdapter", "ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ConfigurationTesting", package: "swift-configuration"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LoggingAdapterTests",
+            dependencies: [
+                "LoggingAdapter", "ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles",
+                .product(name: "Logging", package: "swift-log"), .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MetricsAdapterTests",
+            dependencies: [
+                "MetricsAdapter", "ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings),
+        // A server that reads a flag through swift-configuration's ConfigReader and logs through swift-log (an
+        // EXAMPLE, not a product); IntegrationTests runs it against a real server.
+        .executableTarget(
+            name: "ServerFlagsExample",
+            dependencies: [
+                "RemoteConfig", "HTTPAdapter", "ConfigurationAdapter", "LoggingAdapter",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Integration/Examples/ServerFlags", swiftSettings: swiftSettings),
+    ]
+#endif
+
 if includeBenchmarks {
     package.dependencies += [
         .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
-        .package(url: "https://github.com/apple/swift-configuration", exact: "1.4.0"),
     ]
     package.targets += [
         .executableTarget(

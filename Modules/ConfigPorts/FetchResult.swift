@@ -7,6 +7,11 @@ public enum FetchResult: Sendable, Hashable {
     case modified(FetchedPayload)
     /// The payload the client holds is current; these validators renew it (may be empty).
     case notModified(Validators)
+
+    /// What this answer is, for events: modified or not modified.
+    public var outcome: FetchOutcome {
+        if case .modified = self { .modified } else { .notModified }
+    }
 }
 
 /// The bytes of a fetched payload with what the source said about them.

@@ -98,6 +98,13 @@ struct ErrorDescriptionTests {
         arguments: [
             (ConfigEvent.cacheMiss(name: "main"), "cache miss for main"),
             (.refreshStarted, "refresh started"),
+            (.fetched(.modified, duration: 0.0124), "fetched in 12 ms: modified"),
+            (.fetched(.notModified, duration: 0), "fetched in 0 ms: not modified"),
+            (
+                .fetched(.failed(FetchError(.timeout, retry: .backoff, message: "timed out")), duration: 30),
+                "fetch failed after 30000 ms: timed out (retry with backoff)"
+            ),
+            (.fetched(.modified, duration: .infinity), "fetched in inf ms: modified"),
             (.refreshed(changedKeys: []), "refreshed; changed keys: none"),
             (.refreshed(changedKeys: ["a", "b"]), "refreshed; changed keys: a, b"),
             (.notModified, "not modified; freshness renewed"),

@@ -18,7 +18,10 @@
 // third-party package, except an adapter whose whole point is one ecosystem package, as its own product.
 // Each such third-party edge is recorded in `thirdPartyEdges` below, and allowed nowhere else:
 //
-//   SigningAdapter -> Crypto (apple/swift-crypto): Ed25519 signatures of payloads.
+//   SigningAdapter       -> Crypto (apple/swift-crypto): Ed25519 signatures of payloads.
+//   ConfigurationAdapter -> Configuration (apple/swift-configuration): remote values in a ConfigReader.
+//   LoggingAdapter       -> Logging (apple/swift-log): client events as log lines.
+//   MetricsAdapter       -> CoreMetrics (apple/swift-metrics): client events as metrics.
 // Tests/TestSupport, shared by the test targets, may import platform modules, FlyingFox and the two core
 // modules. It is not a product, and no library module imports it.
 import Foundation
@@ -63,12 +66,16 @@ struct DependencyRuleTests {
     /// that the tests notice when they look in the wrong place and find none.
     static let knownAdapters: Set<String> = [
         "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat", "SSEAdapter", "SigningAdapter", "EtcdAdapter",
+        "ConfigurationAdapter", "LoggingAdapter", "MetricsAdapter",
     ]
 
     /// THE third-party edges: adapter -> [imported product module: its package]. Nothing else may
     /// depend on a third-party package.
     static let thirdPartyEdges: [String: [String: String]] = [
-        "SigningAdapter": ["Crypto": "swift-crypto"]
+        "SigningAdapter": ["Crypto": "swift-crypto"],
+        "ConfigurationAdapter": ["Configuration": "swift-configuration"],
+        "LoggingAdapter": ["Logging": "swift-log"],
+        "MetricsAdapter": ["CoreMetrics": "swift-metrics"],
     ]
 
     /// What the shared test-support target (Tests/TestSupport, not a product) may import: FlyingFox, as tests may.

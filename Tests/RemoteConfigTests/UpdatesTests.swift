@@ -100,6 +100,7 @@ struct UpdatesTests {
         fetcher.failNext(error)
         _ = try? await client.refresh()
         #expect(await events.next() == .refreshStarted)
+        #expect(await events.next() == .fetched(.failed(error), duration: 0))
         #expect(await events.next() == .refreshFailed(.fetch(error)))
     }
 }

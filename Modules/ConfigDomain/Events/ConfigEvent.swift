@@ -12,6 +12,8 @@ public enum ConfigEvent: Sendable, Hashable, CustomStringConvertible {
     case cacheWriteFailed(CacheError)
     /// A refresh started.
     case refreshStarted
+    /// The fetcher answered (or failed) after `duration` seconds by the client's clock; the refresh goes on from there.
+    case fetched(FetchOutcome, duration: TimeInterval)
     /// A refresh fetched a new payload and activated it; these keys changed.
     case refreshed(changedKeys: [String])
     /// The fetcher said the payload is unchanged; freshness was renewed.
@@ -44,6 +46,9 @@ public enum ConfigEvent: Sendable, Hashable, CustomStringConvertible {
         case .cacheUnreadable(let e): "cache unreadable, treated as a miss: \(e)"
         case .cacheWriteFailed(let e): "cache write failed: \(e)"
         case .refreshStarted: "refresh started"
+        case .fetched(.failed(let e), let duration):
+            "fetch failed after \(Self.milliseconds(duration)) ms: \(e.message) (\(e.retry))"
+        case .fetched(let outcome, let duration): "fetched in \(Self.milliseconds(duration)) ms: \(outcome)"
         case .refreshed(let keys): "refreshed; changed keys: \(keys.isEmpty ? "none" : keys.joined(separator: ", "))"
         case .notModified: "not modified; freshness renewed"
         case .refreshFailed(let e): "refresh failed, last good state kept: \(e)"
@@ -59,5 +64,11 @@ public enum ConfigEvent: Sendable, Hashable, CustomStringConvertible {
         case .keyTypeMismatch(let name, let registered, let read):
             "read of \"\(name)\" as \(read), but it is registered as \(registered): register one type per name"
         }
+    }
+
+    /// `seconds` in whole milliseconds, for messages (a value no `Int` holds is shown as it is).
+    private static func milliseconds(_ seconds: TimeInterval) -> String {
+        let milliseconds = (seconds * 1000).rounded()
+        return Int(exactly: milliseconds).map(String.init) ?? "\(milliseconds)"
     }
 }

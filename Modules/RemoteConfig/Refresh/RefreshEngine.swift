@@ -156,8 +156,10 @@ final class RefreshEngine: Sendable {
                     FetchRequest(validators: held?.metadata.validators ?? .none, configurationName: settings.configurationName))
             }
         } catch {
+            emitFetched(.failed(error), since: started)
             return fail(.fetch(error), retry: error.retry)
         }
+        if pushed == nil { emitFetched(fetched.outcome, since: started) }  // a pushed payload was not fetched
         if state.withLock({ $0.stopped }) { return .failure(.stopped) }
         let now = settings.clock.now()
 
@@ -177,6 +179,11 @@ final class RefreshEngine: Sendable {
         case .modified(let payload):
             return await apply(payload, held: held, now: now)
         }
+    }
+
+    /// Reports what the fetcher answered and how long it took by the client's clock (never negative).
+    private func emitFetched(_ outcome: FetchOutcome, since started: Date) {
+        emit(.fetched(outcome, duration: max(0, settings.clock.now().timeIntervalSince(started))))
     }
 
     /// Decodes a fetched payload and activates it (or keeps it pending, by policy), then persists it.

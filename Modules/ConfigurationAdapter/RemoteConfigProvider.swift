@@ -1,0 +1,107 @@
+import ConfigDomain
+import ConfigPorts
+import Configuration
+import Foundation
+
+/// A swift-configuration `ConfigProvider` backed by a resolved configuration, such as a
+/// `RemoteConfigClient`: a `ConfigReader` reads remote values, and its watches follow each activation.
+///
+/// ```swift
+/// let config = ConfigReader(providers: [EnvironmentVariablesProvider(), RemoteConfigProvider(client)])
+/// let enabled = config.bool(forKey: "new_checkout", default: false)
+/// ```
+///
+/// - Values: what the client's reads see (overrides, snapshot, last good value), so a value a
+///   key's rules reject never reaches the reader. A registered key at its default has no value
+///   here: the reader's default, or a later provider, applies.
+/// - Keys: `http.timeout` reads the value named `http.timeout`, else the member `timeout` of the
+///   object named `http`.
+/// - Types, by this library's strict rules: an int reads as int or double, a double as double (or
+///   int when integral), a bool only as bool, a string as string or as bytes (base64 by default).
+///   Any other pairing throws ``ProviderValueError``.
+/// - Secrets: a value is secret when its key is registered `secret: true`, or when
+///   `secretsSpecifier` says so.
+/// - `fetchValue` refreshes first when the snapshot is not fresh; a failed refresh keeps the last
+///   good values (the failure reaches the client's events, not the reader).
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+public struct RemoteConfigProvider: ConfigProvider {
+    /// The provider's name in access reports, `RemoteConfigProvider` unless given.
+    public let providerName: String
+    private let source: any ResolvedConfiguration
+    private let lookup: ValueLookup
+
+    /// Creates a provider that reads `source`.
+    ///
+    /// - Parameters:
+    ///   - source: the resolved configuration, usually a `RemoteConfigClient`.
+    ///   - name: the provider's name in access reports.
+    ///   - bytesDecoder: how a string value reads as bytes.
+    ///   - secretsSpecifier: marks further values secret by their dotted name (registered secret keys always are).
+    public init(
+        _ source: any ResolvedConfiguration, name: String = "RemoteConfigProvider",
+        bytesDecoder: some ConfigBytesFromStringDecoder = .base64,
+        secretsSpecifier: SecretsSpecifier<String, ConfigDomain.ConfigValue> = .none
+    ) {
+        self.providerName = name
+        self.source = source
+        self.lookup = ValueLookup(conversion: ContentConversion(bytesDecoder: bytesDecoder), secrets: secretsSpecifier)
+    }
+
+    /// The current value for `key` as `type`; throws ``ProviderValueError`` when it is of another type.
+    public func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
+        try lookup.lookup(key, as: type, in: source.resolvedValues())
+    }
+
+    /// The value after a refresh when the snapshot was not fresh.
+    public func fetchValue(forKey key: AbsoluteConfigKey, type: ConfigType) async throws -> LookupResult {
+        try lookup.lookup(key, as: type, in: await source.freshResolvedValues())
+    }
+
+    /// The current value first, then the value after each activation that changed it.
+    public nonisolated(nonsending) func watchValue<Return: ~Copyable>(
+        forKey key: AbsoluteConfigKey, type: ConfigType,
+        updatesHandler:
+            nonisolated(nonsending) (
+                _ updates: ConfigUpdatesAsyncSequence<Result<LookupResult, any Error>, Never>
+            ) async throws -> Return
+    ) async throws -> Return {
+        let (stream, continuation) = AsyncStream<Result<LookupResult, any Error>>.makeStream(
+            bufferingPolicy: .bufferingNewest(1))
+        let follower = Task { [source, lookup] in
+            var last: Result<LookupResult, ProviderValueError>?
+            for await values in source.resolvedValueUpdates() {
+                let result = Result { () throws(ProviderValueError) in try lookup.lookup(key, as: type, in: values) }
+                guard result != last else { continue }
+                last = result
+                continuation.yield(result.mapError { $0 })
+            }
+            continuation.finish()
+        }
+        defer { follower.cancel() }
+        return try await updatesHandler(ConfigUpdatesAsyncSequence(stream))
+    }
+
+    /// One state of the configuration: several reads through it see the same values.
+    public func snapshot() -> any Configuration.ConfigSnapshot {
+        RemoteConfigProviderSnapshot(providerName: providerName, values: source.resolvedValues(), lookup: lookup)
+    }
+
+    /// The current snapshot first, then a snapshot after each activation.
+    public nonisolated(nonsending) func watchSnapshot<Return: ~Copyable>(
+        updatesHandler:
+            nonisolated(nonsending) (
+                _ updates: ConfigUpdatesAsyncSequence<any Configuration.ConfigSnapshot, Never>
+            ) async throws -> Return
+    ) async throws -> Return {
+        let (stream, continuation) = AsyncStream<any Configuration.ConfigSnapshot>.makeStream(
+            bufferingPolicy: .bufferingNewest(1))
+        let follower = Task { [source, lookup, providerName] in
+            for await values in source.resolvedValueUpdates() {
+                continuation.yield(RemoteConfigProviderSnapshot(providerName: providerName, values: values, lookup: lookup))
+            }
+            continuation.finish()
+        }
+        defer { follower.cancel() }
+        return try await updatesHandler(ConfigUpdatesAsyncSequence(stream))
+    }
+}
