@@ -32,6 +32,7 @@ var package = Package(
         .library(name: "FileCacheAdapter", targets: ["FileCacheAdapter"]),
         .library(name: "EnvAdapter", targets: ["EnvAdapter"]),
         .library(name: "FirebaseFormat", targets: ["FirebaseFormat"]),
+        .library(name: "DefaultsAdapter", targets: ["DefaultsAdapter"]),
         .library(name: "TestDoubles", targets: ["TestDoubles"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .executable(name: "remote-config", targets: ["RemoteConfigCLI"]),
@@ -51,6 +52,9 @@ var package = Package(
         .target(name: "EnvAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/EnvAdapter", swiftSettings: swiftSettings),
         .target(
             name: "FirebaseFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/FirebaseFormat",
+            swiftSettings: swiftSettings),
+        .target(
+            name: "DefaultsAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/DefaultsAdapter",
             swiftSettings: swiftSettings),
         .target(
             name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
@@ -122,6 +126,10 @@ var package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "RemoteConfigTests", dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "DefaultsAdapterTests",
+            dependencies: ["ConfigDomain", "ConfigPorts", "DefaultsAdapter", "RemoteConfig", "TestDoubles"],
             swiftSettings: swiftSettings),
 
         // MARK: Integration tests (real server, real file system, child processes)
