@@ -96,6 +96,11 @@ var package = Package(
         .executableTarget(
             name: "SizeProbe", dependencies: ["RemoteConfig", "FileCacheAdapter"], path: "Integration/Fixtures/SizeProbe",
             swiftSettings: swiftSettings),
+        // A SwiftUI-shaped app (an EXAMPLE, not a product); headless where SwiftUI does not exist. See its README.md.
+        .executableTarget(
+            name: "SwiftUIExample", dependencies: ["RemoteConfig", "DefaultsAdapter", "HTTPAdapter", "FileCacheAdapter"],
+            path: "Integration/Examples/SwiftUIApp", exclude: ["README.md"],
+            resources: [.copy("Resources/defaults.plist"), .copy("Resources/Settings.bundle")], swiftSettings: swiftSettings),
         // The keys and payloads that ReadProbe and the benchmarks share (not a product).
         .target(name: "BenchmarkWorkloads", dependencies: ["ConfigDomain"], path: "Integration/Benchmarks/Workloads", swiftSettings: swiftSettings),
 
