@@ -134,7 +134,9 @@ var package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "DefaultsAdapterTests",
-            dependencies: ["ConfigDomain", "ConfigPorts", "DefaultsAdapter", "RemoteConfig", "TestDoubles"],
+            dependencies: [
+                "ConfigDomain", "ConfigPorts", "DefaultsAdapter", "RemoteConfig", "TestDoubles", "HTTPAdapter", "FileCacheAdapter",
+            ],
             swiftSettings: swiftSettings),
 
         // MARK: Integration tests (real server, real file system, child processes)

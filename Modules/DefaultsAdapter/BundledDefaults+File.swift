@@ -6,7 +6,7 @@ extension BundledDefaults {
     /// keys to values; the file's name is its source in provenance.
     ///
     /// ```swift
-    /// let defaults = try BundledDefaults(contentsOf: Bundle.main.url(forResource: "defaults", withExtension: "plist")!)
+    /// let defaults = try BundledDefaults(contentsOf: defaultsFileURL)
     /// ```
     ///
     /// - Throws: `BundledDefaultsError`: `.unreadable` when the file cannot be read, `.malformed`
@@ -25,5 +25,22 @@ extension BundledDefaults {
         } catch {
             throw BundledDefaultsError(.malformed, file: url.path, message: error.description)
         }
+    }
+
+    /// Reads the defaults file `name.ext` among `bundle`'s resources (the app's, by default).
+    ///
+    /// ```swift
+    /// builder.bundledDefaults(try BundledDefaults(resource: "defaults", withExtension: "plist"))
+    /// ```
+    ///
+    /// - Throws: `BundledDefaultsError` (`.unreadable`) when `bundle` has no such resource, and every
+    ///   error of ``init(contentsOf:)``.
+    public init(resource name: String, withExtension ext: String, in bundle: Bundle = .main) throws(BundledDefaultsError) {
+        guard let url = bundle.url(forResource: name, withExtension: ext) else {
+            throw BundledDefaultsError(
+                .unreadable, file: "\(name).\(ext)",
+                message: "\(bundle.bundleURL.lastPathComponent) has no resource \(name).\(ext); add the file to the app target's resources")
+        }
+        try self.init(contentsOf: url)
     }
 }

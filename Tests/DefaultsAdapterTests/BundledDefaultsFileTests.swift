@@ -69,6 +69,26 @@ struct BundledDefaultsFileTests {
         }
     }
 
+    @Test("a resource the bundle lacks is unreadable, and says to add it to the app target")
+    func missingResource() async throws {
+        try await withTemporaryDirectory { folder in
+            let bundle = try #require(Bundle(path: folder.path))
+            #expect {
+                _ = try BundledDefaults(resource: "defaults", withExtension: "plist", in: bundle)
+            } throws: { error in
+                guard let error = error as? BundledDefaultsError else { return false }
+                return error.kind == .unreadable && error.file == "defaults.plist"
+                    && error.message.contains("add the file to the app target's resources")
+            }
+            let app = folder.appendingPathComponent("Resources")
+            try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+            try write(#"{"title": "In the bundle"}"#, to: app.appendingPathComponent("defaults.json"))
+            let withResource = try #require(Bundle(path: app.path))
+            let found = try BundledDefaults(resource: "defaults", withExtension: "json", in: withResource)
+            #expect(found.values == ["title": "In the bundle"])
+        }
+    }
+
     @Test("a file that does not decode is malformed, with the parser's position")
     func malformedFiles() async throws {
         try await withTemporaryDirectory { folder in

@@ -13,7 +13,7 @@ enum AppConfig {
     /// No `await`: `App.init` calls it. The first read already sees the last run's values, or, on a
     /// first launch offline, the shipped defaults.
     static func makeClient(main: URL, experiments: URL, cacheDirectory: URL, bundle: Bundle) throws -> RemoteConfigClient {
-        var builder = try RemoteConfigClient.builder(fetcher: HTTPFetcher(url: main))
+        try RemoteConfigClient.builder(fetcher: HTTPFetcher(url: main))
             .fetcher(try HTTPFetcher(url: experiments), name: "experiments", precedence: 10)
             .cache(FileSnapshotCache(directory: cacheDirectory))
             .override(try UserDefaultsOverrideSource(keyPrefix: "override."))
@@ -25,9 +25,8 @@ enum AppConfig {
                 Flags.theme.writable(inRelease: true)
                 Flags.serverURL.writable()
             }
-        if let file = bundle.url(forResource: "defaults", withExtension: "plist") {
-            builder = builder.bundledDefaults(try BundledDefaults(contentsOf: file))
-        }
-        return try builder.bundledDefaults(try BundledDefaults(settingsBundleOf: bundle)).build()
+            .bundledDefaults(try BundledDefaults(resource: "defaults", withExtension: "plist", in: bundle))
+            .bundledDefaults(try BundledDefaults(settingsBundleOf: bundle))
+            .build()
     }
 }
