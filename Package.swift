@@ -100,7 +100,8 @@ var package = Package(
         .executableTarget(
             name: "SwiftUIExample", dependencies: ["RemoteConfig", "DefaultsAdapter", "HTTPAdapter", "FileCacheAdapter"],
             path: "Integration/Examples/SwiftUIApp", exclude: ["README.md"],
-            resources: [.copy("Resources/defaults.plist"), .copy("Resources/Settings.bundle")], swiftSettings: swiftSettings),
+            resources: [.copy("Resources/defaults.plist"), .copy("Resources/Settings.bundle")],
+            swiftSettings: swiftSettings),
         // The keys and payloads that ReadProbe and the benchmarks share (not a product).
         .target(name: "BenchmarkWorkloads", dependencies: ["ConfigDomain"], path: "Integration/Benchmarks/Workloads", swiftSettings: swiftSettings),
 
@@ -135,7 +136,8 @@ var package = Package(
         .testTarget(
             name: "DefaultsAdapterTests",
             dependencies: [
-                "ConfigDomain", "ConfigPorts", "DefaultsAdapter", "RemoteConfig", "TestDoubles", "HTTPAdapter", "FileCacheAdapter",
+                "ConfigDomain", "ConfigPorts", "DefaultsAdapter", "RemoteConfig", "TestDoubles", "HTTPAdapter",
+                "FileCacheAdapter",
             ],
             swiftSettings: swiftSettings),
 

@@ -71,7 +71,8 @@ struct CLIValidateTests {
         let outcome = try await CLIProcess.run(["validate", defaults.path, "--keys", manifest])
         #expect(outcome.status == 1)
         #expect(outcome.standardOutput.contains("error   max_retries: value 42 rejected by range(0...10): 42 is outside 0...10"))
-        #expect(!outcome.standardOutput.contains("new_checkout:"), "a plist <true/> is a Bool, accepted: \(outcome.standardOutput)")
+        #expect(
+            !outcome.standardOutput.contains("new_checkout:"), "a plist <true/> is a Bool, accepted: \(outcome.standardOutput)")
         #expect(outcome.standardOutput.contains("2 accepted"))
 
         let broken = try scratch.write("broken.plist", #"<?xml version="1.0"?><plist version="1.0"><array/></plist>"#)

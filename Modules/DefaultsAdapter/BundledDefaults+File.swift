@@ -39,7 +39,9 @@ extension BundledDefaults {
         guard let url = bundle.url(forResource: name, withExtension: ext) else {
             throw BundledDefaultsError(
                 .unreadable, file: "\(name).\(ext)",
-                message: "\(bundle.bundleURL.lastPathComponent) has no resource \(name).\(ext); add the file to the app target's resources")
+                message:
+                    "\(bundle.bundleURL.lastPathComponent) has no resource \(name).\(ext); add the file to the app target's resources"
+            )
         }
         try self.init(contentsOf: url)
     }

@@ -66,7 +66,11 @@ struct DefaultsSuite: Sendable {
     func write(_ object: Any?, for name: String) {
         defaults.withLock { defaults in
             // `removeObject`, not `set(nil, …)`, which never returns on Linux (swift-corelibs-foundation).
-            if let object { defaults.set(object, forKey: keyPrefix + name) } else { defaults.removeObject(forKey: keyPrefix + name) }
+            if let object {
+                defaults.set(object, forKey: keyPrefix + name)
+            } else {
+                defaults.removeObject(forKey: keyPrefix + name)
+            }
         }
     }
 }

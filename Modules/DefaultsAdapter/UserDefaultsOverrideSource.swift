@@ -58,7 +58,9 @@ public final class UserDefaultsOverrideSource: OverrideSource {
             forName: UserDefaults.didChangeNotification, object: nil, queue: nil, using: { _ in publish() })
         let registration = Locked<(any NSObjectProtocol)?>(observer)
         continuation.onTermination = { _ in
-            if let observer = registration.withLock({ held in defer { held = nil }; return held }) {
+            if let observer = registration.withLock({ held in
+                defer { held = nil }; return held
+            }) {
                 NotificationCenter.default.removeObserver(observer)
             }
         }

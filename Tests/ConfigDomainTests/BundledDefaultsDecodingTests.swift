@@ -23,8 +23,10 @@ struct BundledDefaultsDecodingTests {
 
     @Test("a JSON top level that is not an object, or broken JSON, is a json payload error with its offset")
     func badJSON() {
-        #expect(throws: PayloadError(
-            format: "json", reason: "the top level must be an object of keys to values, found a JSON array", offset: 0)) {
+        #expect(
+            throws: PayloadError(
+                format: "json", reason: "the top level must be an object of keys to values, found a JSON array", offset: 0)
+        ) {
             try BundledDefaults(decoding: Data("[1]".utf8), source: "d.json")
         }
         #expect {
@@ -48,7 +50,8 @@ struct BundledDefaultsDecodingTests {
         } throws: { error in
             (error as? PayloadError)?.reason.hasPrefix("the top level must be a dictionary") == true
         }
-        let dated = #"<?xml version="1.0"?><plist version="1.0"><dict><key>since</key><date>2024-01-01T00:00:00Z</date></dict></plist>"#
+        let dated =
+            #"<?xml version="1.0"?><plist version="1.0"><dict><key>since</key><date>2024-01-01T00:00:00Z</date></dict></plist>"#
         #expect {
             try BundledDefaults(decoding: Data(dated.utf8), source: "p")
         } throws: { error in

@@ -46,7 +46,8 @@ struct PropertyListValueTests {
         #expect {
             try ConfigValue(propertyList: ["list": [1, Data([1])]] as [String: Any])
         } throws: { error in
-            (error as? ConversionError)?.reason == "at list: at [1]: a property list data has no JSON form; use a Boolean, number, string, array or dictionary"
+            (error as? ConversionError)?.reason
+                == "at list: at [1]: a property list data has no JSON form; use a Boolean, number, string, array or dictionary"
         }
         #expect {
             try ConfigValue(propertyList: [1: "one"] as [Int: String])

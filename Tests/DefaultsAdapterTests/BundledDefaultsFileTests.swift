@@ -64,7 +64,8 @@ struct BundledDefaultsFileTests {
                 _ = try BundledDefaults(contentsOf: file)
             } throws: { error in
                 guard let error = error as? BundledDefaultsError else { return false }
-                return error.kind == .unreadable && error.file == file.path && error.message.contains("copied into the app's bundle")
+                return error.kind == .unreadable && error.file == file.path
+                    && error.message.contains("copied into the app's bundle")
             }
         }
     }

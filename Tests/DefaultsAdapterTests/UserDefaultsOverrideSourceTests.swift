@@ -41,8 +41,14 @@ struct UserDefaultsOverrideSourceTests {
             #expect(client[AppKeys.newCheckout] == false)
             #expect(client.explain(AppKeys.newCheckout).rejected.first?.rule == "type(Bool)")
             #expect(client[AppKeys.maxRetries] == 3)
-            #expect(source.overrides(for: [AppKeys.title.descriptor]).problems == ["title is ignored: a property list date has no JSON form; use a Boolean, number, string, array or dictionary"])
-            #expect(observer.events.contains { if case .overrideProblem(let source, _) = $0 { source == "UserDefaults(\(name))" } else { false } })
+            #expect(
+                source.overrides(for: [AppKeys.title.descriptor]).problems == [
+                    "title is ignored: a property list date has no JSON form; use a Boolean, number, string, array or dictionary"
+                ])
+            #expect(
+                observer.events.contains {
+                    if case .overrideProblem(let source, _) = $0 { source == "UserDefaults(\(name))" } else { false }
+                })
         }
     }
 

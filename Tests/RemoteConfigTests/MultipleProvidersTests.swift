@@ -149,6 +149,54 @@ struct MultipleProvidersTests {
         #expect(relaunched.status.providers.map(\.cache) == [.inSync, .inSync])
     }
 
+    @Test("under manual activation each provider's snapshot waits, and activate() applies them all")
+    func manualActivation() async throws {
+        let main = InMemoryFetcher(json: payload(retries: 5), source: "memory://main")
+        let experiments = InMemoryFetcher(json: #"{"title": "Experiment"}"#, source: "memory://experiments")
+        let client = try RemoteConfigBuilder.testing(fetcher: main, clock: ManualClock())
+            .fetcher(experiments, name: "experiments", precedence: 10)
+            .activation(.manual)
+            .build()
+        #expect(try await client.refresh() == .pendingActivation(changedKeys: ["new_checkout", "max_retries", "ratio", "title"]))
+        #expect(client.status.providers.map(\.pendingActivation) == [true, true])
+        #expect(client[Keys.retries] == 3)
+        let activated = try #require(await client.activate())
+        #expect(Set(activated.changedKeys) == ["new_checkout", "max_retries", "ratio", "title"])
+        #expect(client[Keys.retries] == 5)
+        #expect(client[Keys.title] == "Experiment")
+        #expect(await client.activate() == nil)
+    }
+
+    @Test("each provider refreshes periodically on its own schedule")
+    func periodicPerProvider() async throws {
+        let clock = ManualClock()
+        let main = InMemoryFetcher(json: payload(retries: 5), source: "memory://main")
+        let experiments = InMemoryFetcher(json: #"{"title": "Experiment"}"#, source: "memory://experiments")
+        experiments.failNext(down)
+        let observer = RecordingObserver()
+        let client = try RemoteConfigBuilder.testing(fetcher: main, clock: clock)
+            .fetcher(experiments, name: "experiments", precedence: 10)
+            .periodicRefresh(every: 600)
+            .backoff(BackoffPolicy(initial: 1, maximum: 1, jitter: false))
+            .observer(observer)
+            .build()
+        await clock.waitForSleepers(count: 2)
+        clock.advance(by: 600)
+        _ = await observer.waitFor { if case .refreshFailed = $0 { true } else { false } }
+        _ = await observer.waitFor { if case .refreshed = $0 { true } else { false } }
+        #expect(client[Keys.retries] == 5)
+        #expect(client.status.providers[1].lastError == .fetch(down))
+        await clock.waitForSleepers(count: 2)
+        clock.advance(by: 600)
+        let experimentsRefreshed = await observer.waitFor { event in
+            if case .refreshed(let keys) = event { keys == ["title"] } else { false }
+        }
+        #expect(experimentsRefreshed == .refreshed(changedKeys: ["title"]))
+        #expect(client[Keys.title] == "Experiment")
+        #expect(client.status.providers[1].lastError == nil)
+        await client.stop()
+    }
+
     @Test("two providers with one name, or one precedence, are a setup mistake")
     func conflicts() throws {
         let fetcher = InMemoryFetcher(json: "{}")
@@ -172,9 +220,12 @@ struct MultipleProvidersTests {
         let main = InMemoryFetcher(json: #"{"title": "Main"}"#)
         let nested = InMemoryFetcher(json: #"{"retry": {"max": 4}}"#, source: "memory://nested")
         let client = try RemoteConfigBuilder.testing(fetcher: main, clock: ManualClock())
-            .fetcher(nested, name: "nested", precedence: 1, format: MappedFormat(name: "nested") { value in
-                ["max_retries": value["retry"]?["max"] ?? .null]
-            })
+            .fetcher(
+                nested, name: "nested", precedence: 1,
+                format: MappedFormat(name: "nested") { value in
+                    ["max_retries": value["retry"]?["max"] ?? .null]
+                }
+            )
             .build()
         try await client.refresh()
         #expect(client[Keys.retries] == 4)

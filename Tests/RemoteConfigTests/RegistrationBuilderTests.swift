@@ -55,7 +55,9 @@ struct RegistrationBuilderTests {
     @Test("a block and the variadic form register the same keys")
     func sameAsVariadic() throws {
         let fetcher = InMemoryFetcher(json: "{}")
-        let block = try RemoteConfigClient.builder(fetcher: fetcher).register { Keys.flag; Keys.retries }.build()
+        let block = try RemoteConfigClient.builder(fetcher: fetcher).register {
+            Keys.flag; Keys.retries
+        }.build()
         let variadic = try RemoteConfigClient.builder(fetcher: fetcher).register(Keys.flag, Keys.retries).build()
         #expect(block.registeredKeys == variadic.registeredKeys)
     }

@@ -118,7 +118,9 @@ struct WritableSettingsTests {
     func conflictingAccess() {
         #expect {
             _ = try RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: "{}"))
-                .register { WritableKeys.theme.writable(); WritableKeys.theme.writable(inRelease: true) }
+                .register {
+                    WritableKeys.theme.writable(); WritableKeys.theme.writable(inRelease: true)
+                }
                 .build()
         } throws: { error in
             guard case .configuration(let problem) = error as? ConfigError else { return false }

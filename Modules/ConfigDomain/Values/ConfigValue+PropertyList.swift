@@ -31,7 +31,9 @@ extension ConfigValue {
         } else {
             throw ConversionError(
                 expectedType: "configuration value", found: String(describing: type(of: object)),
-                reason: "a property list \(Self.kindName(of: object)) has no JSON form; use a Boolean, number, string, array or dictionary")
+                reason:
+                    "a property list \(Self.kindName(of: object)) has no JSON form; use a Boolean, number, string, array or dictionary"
+            )
         }
     }
 
@@ -42,7 +44,8 @@ extension ConfigValue {
         switch self {
         case .null:
             throw ConversionError(
-                expectedType: "property list", found: "null", reason: "a property list cannot hold null; remove the value instead")
+                expectedType: "property list", found: "null", reason: "a property list cannot hold null; remove the value instead"
+            )
         case .bool(let bool): return bool
         case .int(let int): return Int(truncatingIfNeeded: int)
         case .double(let double): return double

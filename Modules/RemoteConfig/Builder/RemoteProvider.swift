@@ -49,7 +49,8 @@ extension RemoteConfigBuilder {
                     throw .configuration(
                         ConfigurationError(
                             .conflictingProvider,
-                            "two providers are named \"\(provider.name)\"; give each fetcher its own name (it is also its cache name)"))
+                            "two providers are named \"\(provider.name)\"; give each fetcher its own name (it is also its cache name)"
+                        ))
                 }
                 if earlier.precedence == provider.precedence {
                     throw .configuration(
