@@ -7,7 +7,8 @@
 //   ConfigPorts   -> ConfigDomain
 //   adapters      -> ConfigPorts, ConfigDomain (never another adapter, never RemoteConfig)
 //   RemoteConfig  -> ConfigPorts, ConfigDomain
-// Library products depend on no third-party package. Tools and test targets may.
+// Library products depend on no third-party package, except an adapter whose whole point is an ecosystem
+// package (SigningAdapter -> swift-crypto), as its own product. Tools and test targets may.
 import Foundation
 import PackageDescription
 
@@ -33,13 +34,17 @@ var package = Package(
         .library(name: "EnvAdapter", targets: ["EnvAdapter"]),
         .library(name: "FirebaseFormat", targets: ["FirebaseFormat"]),
         .library(name: "DefaultsAdapter", targets: ["DefaultsAdapter"]),
+        .library(name: "SigningAdapter", targets: ["SigningAdapter"]),
         .library(name: "TestDoubles", targets: ["TestDoubles"]),
+        .library(name: "SSEAdapter", targets: ["SSEAdapter"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .executable(name: "remote-config", targets: ["RemoteConfigCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+        // Ed25519 for SigningAdapter only (Crypto on Linux, CryptoKit underneath on Apple platforms).
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // MARK: Library modules (no third-party dependencies)
@@ -59,6 +64,12 @@ var package = Package(
         .target(
             name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
             swiftSettings: swiftSettings),
+        .target(name: "SSEAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/SSEAdapter", swiftSettings: swiftSettings),
+        // The one library module with a third-party edge (recorded in DependencyRuleTests): Ed25519 signatures.
+        .target(
+            name: "SigningAdapter",
+            dependencies: ["ConfigDomain", "ConfigPorts", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Modules/SigningAdapter", swiftSettings: swiftSettings),
         .target(
             name: "RemoteConfig",
             dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/RemoteConfig", swiftSettings: swiftSettings),
@@ -68,7 +79,7 @@ var package = Package(
             name: "RemoteConfigCLI",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter",
-                "FirebaseFormat", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FirebaseFormat", "SigningAdapter", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             path: "Integration/CLI", exclude: ["README.md"], resources: [.copy("Examples")], swiftSettings: swiftSettings),
@@ -140,13 +151,24 @@ var package = Package(
                 "FileCacheAdapter",
             ],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SSEAdapterTests",
+            dependencies: [
+                "ConfigDomain", "ConfigPorts", "SSEAdapter", "TestDoubles", "TestSupport",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SigningAdapterTests",
+            dependencies: ["ConfigDomain", "ConfigPorts", "SigningAdapter", "RemoteConfig", "TestDoubles"],
+            swiftSettings: swiftSettings),
 
         // MARK: Integration tests (real server, real file system, child processes)
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "TestDoubles",
-                "FirebaseFormat", "TestSupport",
+                "FirebaseFormat", "TestSupport", "SSEAdapter", "SigningAdapter",
             ],
             path: "Integration/IntegrationTests", swiftSettings: swiftSettings),
 

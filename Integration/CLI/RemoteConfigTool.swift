@@ -6,7 +6,7 @@ import Foundation
 struct RemoteConfigTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remote-config",
-        abstract: "Serve, fetch, inspect and validate remote configuration, and see the whole story in a demo.",
+        abstract: "Serve, fetch, inspect, validate and sign remote configuration, and see the whole story in a demo.",
         discussion: """
             Start with the demo: it runs a local server, a client with a file cache, and walks through \
             defaults, remote values, 304 renewals, stale values, rejected values, overrides and live updates.
@@ -20,6 +20,13 @@ struct RemoteConfigTool: AsyncParsableCommand {
               remote-config validate config.json --keys manifest.json
               remote-config inspect ./cache-dir
 
+            Sign configurations so that apps refuse a tampered payload:
+
+              remote-config keygen --key-id prod-2026 --out keys/
+              remote-config sign config.json --key keys/prod-2026.key     # writes config.json.sig
+              remote-config verify config.json --key keys/prod-2026.pub
+              remote-config serve config.json --sign-with keys/prod-2026.key
+
             The key manifest (--keys) declares each key's type, default and rules; see \
             Integration/CLI/README.md for its format and Integration/CLI/Examples for a sample.
 
@@ -30,5 +37,8 @@ struct RemoteConfigTool: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DemoCommand.self, ServeCommand.self, FetchCommand.self, InspectCommand.self, ValidateCommand.self,
+            KeygenCommand.self,
+            SignCommand.self,
+            VerifyCommand.self,
         ])
 }

@@ -22,16 +22,20 @@ public struct FetchedPayload: Sendable, Hashable {
     public var ttlHint: TimeInterval?
     /// Where the bytes came from, for provenance (a URL, a path).
     public var source: String
+    /// The detached signature that came with the bytes, as text (``ConfigDomain/PayloadSignature/text``),
+    /// if any. The client checks it before decoding when signatures are required, and caches it with the payload.
+    public var signature: String?
 
     /// Creates a payload.
     public init(
         bytes: Data, validators: Validators = .none, contentType: String? = nil, ttlHint: TimeInterval? = nil,
-        source: String
+        source: String, signature: String? = nil
     ) {
         self.bytes = bytes
         self.validators = validators
         self.contentType = contentType
         self.ttlHint = ttlHint
         self.source = source
+        self.signature = signature
     }
 }

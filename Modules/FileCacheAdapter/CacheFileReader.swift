@@ -103,10 +103,11 @@ enum CacheFileReader {
 
         // Version, before anything else: another version may lay out the rest differently.
         let version = ByteOrder.read(UInt16.self, head, at: magicLength)
-        guard version == EnvelopeHeader.currentVersion else {
+        guard EnvelopeHeader.readableVersions.contains(version) else {
             let supported = Int(EnvelopeHeader.currentVersion)
             let message =
-                "\(path) was written in cache format version \(version); this build reads version \(supported) only. "
+                "\(path) was written in cache format version \(version); this build reads version \(supported) "
+                + "(and \(EnvelopeHeader.readableVersions.lowerBound), its predecessor) only. "
                 + "It is treated as a miss and replaced by the next successful fetch"
             return .failure(
                 .damaged(CacheError(.unsupportedVersion(found: Int(version), supported: supported), message: message)))
@@ -144,10 +145,10 @@ enum CacheFileReader {
         guard header.reserved == 0 else {
             return damaged(
                 .badMetadata,
-                "reserved header flags \(header.reserved) are set, which version \(EnvelopeHeader.currentVersion) never sets")
+                "reserved header flags \(header.reserved) are set, which version \(version) never sets")
         }
         let decoded: (name: String, metadata: SnapshotMetadata)
-        switch MetadataCoding.decode(metadataBytes) {
+        switch MetadataCoding.decode(metadataBytes, version: version) {
         case .success(let value): decoded = value
         case .failure(let failure): return damaged(.badMetadata, "its metadata does not decode: \(failure.detail)")
         }

@@ -10,14 +10,17 @@ struct EnvelopeHeader: Sendable, Hashable {
     static let size = 40
     /// The bytes the header check covers before the metadata (the check itself follows them).
     static let checkedSize = 32
-    /// The format version this build writes and the only one it reads.
-    static let currentVersion: UInt16 = 2
+    /// The format version this build writes.
+    static let currentVersion: UInt16 = 3
+    /// The format versions this build reads: 3, and 2, whose metadata has no signature field (so a
+    /// cache written before signatures still starts the app with its last good values).
+    static let readableVersions: ClosedRange<UInt16> = 2...3
     /// The largest metadata section a reader accepts (a sanity bound, far above real metadata).
     static let maxMetadataLength = 1 << 20
 
     /// The format version (offset 8).
     var version: UInt16 = EnvelopeHeader.currentVersion
-    /// Reserved flags, zero in version 2 (offset 10).
+    /// Reserved flags, zero in versions 2 and 3 (offset 10).
     var reserved: UInt16 = 0
     /// The length of the metadata section that follows the header (offset 12).
     var metadataLength: UInt32

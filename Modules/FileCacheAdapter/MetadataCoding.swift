@@ -13,9 +13,10 @@ import Foundation
 ///
 /// Fields: name (string), fetchedAt (date), etag (optional string), lastModified (optional
 /// string), contentHash.value (UInt64), contentHash.byteCount (Int64), source (string),
-/// ttlHint (optional double). The section must be consumed exactly.
+/// ttlHint (optional double), and from format version 3 on, signature (optional string). The
+/// section must be consumed exactly.
 enum MetadataCoding {
-    /// Encodes `name` and `metadata`.
+    /// Encodes `name` and `metadata` in the current format version's layout.
     static func encode(name: String, metadata: SnapshotMetadata) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64 + name.utf8.count + metadata.source.utf8.count)
@@ -32,11 +33,15 @@ enum MetadataCoding {
         } else {
             bytes.append(0)
         }
+        appendOptionalString(metadata.signature, to: &bytes)
         return bytes
     }
 
-    /// Decodes a metadata section, or explains in a few words why it does not decode.
-    static func decode(_ bytes: [UInt8]) -> Result<(name: String, metadata: SnapshotMetadata), MetadataDecodingFailure> {
+    /// Decodes a metadata section written in format `version` (2 has no signature field), or
+    /// explains in a few words why it does not decode.
+    static func decode(
+        _ bytes: [UInt8], version: UInt16 = EnvelopeHeader.currentVersion
+    ) -> Result<(name: String, metadata: SnapshotMetadata), MetadataDecodingFailure> {
         var reader = Reader(bytes: bytes)
         do throws(MetadataDecodingFailure) {
             let name = try reader.string("name")
@@ -52,6 +57,7 @@ enum MetadataCoding {
             case 1: ttl = Double(bitPattern: try reader.integer(UInt64.self, "ttlHint"))
             case let flag: throw MetadataDecodingFailure(detail: "ttlHint presence byte is \(flag), not 0 or 1")
             }
+            let signature = version >= 3 ? try reader.optionalString("signature") : nil
             guard reader.offset == bytes.count else {
                 throw MetadataDecodingFailure(detail: "\(bytes.count - reader.offset) unexpected bytes after the last field")
             }
@@ -60,7 +66,8 @@ enum MetadataCoding {
             }
             let metadata = SnapshotMetadata(
                 fetchedAt: fetchedAt, validators: Validators(etag: etag, lastModified: lastModified),
-                contentHash: ContentHash(value: hashValue, byteCount: byteCount), source: source, ttlHint: ttl)
+                contentHash: ContentHash(value: hashValue, byteCount: byteCount), source: source, ttlHint: ttl,
+                signature: signature)
             return .success((name, metadata))
         } catch {
             return .failure(error)

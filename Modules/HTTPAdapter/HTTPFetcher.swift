@@ -33,6 +33,9 @@ import Foundation
 ///   a reflection, and are not forwarded when a redirect leads to another origin. The URL's
 ///   query (which may hold a key) is shown as `?<redacted>`.
 /// - **Cancellation** of the calling task cancels the transfer and throws `FetchError.cancelled`.
+/// - **Signatures** travel in the `X-Config-Signature` header or in a sidecar file
+///   (``Configuration/signatureTransport``). The fetcher only carries the text in
+///   ``ConfigPorts/FetchedPayload/signature``; a client built with `verifySignatures(with:)` checks it.
 ///
 /// A fetcher is a value; copies share one session, made on the first fetch. It is safe to call
 /// from many tasks at once.
@@ -87,10 +90,16 @@ public struct HTTPFetcher: ConfigFetcher {
                 }
                 if Task.isCancelled { throw FetchError.cancelled }
             }
-            let urlRequest = makeRequest(providedHeaders: provided, validators: request.validators)
+            let urlRequest = makeRequest(for: url, providedHeaders: provided, validators: request.validators)
             let outcome = await driver.perform(urlRequest)
-            return try ResponseInterpreter(displayURL: displayURL, configuration: configuration, now: configuration.now())
+            let result = try ResponseInterpreter(displayURL: displayURL, configuration: configuration, now: configuration.now())
                 .result(for: outcome, request: request)
+            guard case .modified(var payload) = result, case .sidecar(let suffix) = configuration.signatureTransport,
+                let sidecar = SidecarSignature(payloadURL: url, suffix: suffix, configuration: configuration)
+            else { return result }
+            let sidecarRequest = makeRequest(for: sidecar.url, providedHeaders: provided, validators: .none)
+            payload.signature = try await sidecar.fetch(sidecarRequest, with: driver, now: configuration.now())
+            return .modified(payload)
         } catch {
             throw SecretRedactor(secretValues: secretValues).redact(error).replacingURL(url.absoluteString, with: displayURL)
         }
@@ -115,14 +124,15 @@ public struct HTTPFetcher: ConfigFetcher {
         }
     }
 
-    /// The GET request: configured headers, then provided ones (which replace them, in any case),
-    /// a default `Accept`, and the conditional headers from `validators`.
+    /// The GET request for `target` (the payload, or its signature file): configured headers, then
+    /// provided ones (which replace them, in any case), a default `Accept`, and the conditional
+    /// headers from `validators`.
     ///
     /// Its timeout is the configured one rounded up to whole seconds: swift-corelibs-foundation
     /// cuts a fraction of a second to zero and fails at once. The exact limit is the transfer's deadline.
-    private func makeRequest(providedHeaders: [String: String], validators: Validators) -> URLRequest {
+    private func makeRequest(for target: URL, providedHeaders: [String: String], validators: Validators) -> URLRequest {
         var request = URLRequest(
-            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout.rounded(.up))
+            url: target, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout.rounded(.up))
         request.httpMethod = "GET"
         request.httpShouldHandleCookies = false
         for (name, value) in configuration.headers where !HeaderRules.isConditional(name) {

@@ -97,6 +97,10 @@ extension HTTPFetcher {
         /// The current time, used to turn `Retry-After: <seconds>` into a date. Default `Date()`.
         public var now: @Sendable () -> Date
 
+        /// Where a payload's detached signature is read from: the `X-Config-Signature` header
+        /// (the default; no header, no signature) or a sidecar file such as `config.json.sig`.
+        public var signatureTransport: SignatureTransport
+
         /// Creates a configuration; every argument has the documented default.
         public init(
             headers: [String: String] = [:],
@@ -111,7 +115,8 @@ extension HTTPFetcher {
             allowsInsecureHTTPForNonLoopbackHosts: Bool = false,
             validatePayload: (any PayloadFormat)? = nil,
             maxRedirects: Int = 10,
-            now: @escaping @Sendable () -> Date = { Date() }
+            now: @escaping @Sendable () -> Date = { Date() },
+            signatureTransport: SignatureTransport = .header
         ) {
             self.headers = headers
             self.headerProvider = headerProvider
@@ -126,6 +131,7 @@ extension HTTPFetcher {
             self.validatePayload = validatePayload
             self.maxRedirects = maxRedirects
             self.now = now
+            self.signatureTransport = signatureTransport
         }
 
         /// The lowercased names of every secret header: the four fixed ones and ``secretHeaderNames``.
@@ -165,6 +171,7 @@ extension HTTPFetcher {
                     "HTTPFetcher acceptedContentTypes entry \"\(pattern)\" is not a media type such as application/json, application/*+json or */*"
                 )
             }
+            if let problem = signatureTransport.problem { throw fail(problem) }
             for (name, value) in headers {
                 if let problem = HeaderRules.problem(name: name, value: value) {
                     throw fail("HTTPFetcher header \"\(HeaderRules.printableName(name))\": \(problem)")
@@ -185,7 +192,8 @@ extension HTTPFetcher.Configuration: CustomStringConvertible, CustomDebugStringC
             + "secretHeaderNames: \(allSecretHeaderNames.sorted()), session: \(session == nil ? "default" : "custom"), "
             + "honorsCacheControlMaxAge: \(honorsCacheControlMaxAge), "
             + "allowsInsecureHTTPForNonLoopbackHosts: \(allowsInsecureHTTPForNonLoopbackHosts), "
-            + "validatePayload: \(validatePayload?.name ?? "none"), maxRedirects: \(maxRedirects))"
+            + "validatePayload: \(validatePayload?.name ?? "none"), maxRedirects: \(maxRedirects), "
+            + "signatureTransport: \(signatureTransport))"
     }
 
     /// The same as ``description``.
@@ -208,6 +216,7 @@ extension HTTPFetcher.Configuration: CustomStringConvertible, CustomDebugStringC
                 "allowsInsecureHTTPForNonLoopbackHosts": allowsInsecureHTTPForNonLoopbackHosts,
                 "validatePayload": validatePayload?.name ?? "none",
                 "maxRedirects": maxRedirects,
+                "signatureTransport": signatureTransport,
             ],
             displayStyle: .struct)
     }

@@ -24,6 +24,8 @@ struct ResponseHead: Sendable, Hashable {
     var cacheControl: String?
     /// `Age`, verbatim.
     var age: String?
+    /// `X-Config-Signature`, verbatim: a payload's detached signature.
+    var signature: String?
 
     /// Copies the head out of a response.
     init(_ response: HTTPURLResponse) {
@@ -37,6 +39,7 @@ struct ResponseHead: Sendable, Hashable {
         retryAfter = header("Retry-After")
         cacheControl = header("Cache-Control")
         age = header("Age")
+        signature = header(HTTPFetcher.SignatureTransport.headerName)
     }
 
     /// Creates a head directly (for tests).

@@ -64,7 +64,8 @@ struct ResponseInterpreter {
             ? ResponseHeaderParsing.maxAge(cacheControl: head.cacheControl, age: head.age) : nil
         return FetchedPayload(
             bytes: body, validators: Validators(etag: head.etag, lastModified: head.lastModified),
-            contentType: head.contentType, ttlHint: ttl, source: displayURL)
+            contentType: head.contentType, ttlHint: ttl, source: displayURL,
+            signature: configuration.signatureTransport == .header ? head.signature : nil)
     }
 
     private func error(for abort: TransferAbort, head: ResponseHead?) -> FetchError {

@@ -51,11 +51,12 @@ final class SessionDriver: Sendable {
         return configuration
     }
 
-    /// Runs `request` and returns how it ended.
+    /// Runs `request` and returns how it ended; the response is checked against `settings`
+    /// (content types, body size), by default the driver's own.
     ///
     /// Cancelling the calling task cancels the URL task and returns promptly with
     /// ``TransferAbort/callerCancelled``.
-    func perform(_ request: URLRequest) async -> TransferOutcome {
+    func perform(_ request: URLRequest, checkedAgainst settings: HTTPFetcher.Configuration? = nil) async -> TransferOutcome {
         guard let url = request.url else {
             let failure = TransportFailure(
                 domain: NSURLErrorDomain, code: NSURLErrorBadURL, description: "the request has no URL")
@@ -84,7 +85,7 @@ final class SessionDriver: Sendable {
             task.cancel()
         }
         task.resume()
-        return await Transfer(url: url, configuration: configuration).run(events)
+        return await Transfer(url: url, configuration: settings ?? configuration).run(events)
     }
 
     /// The session, made on the first call.

@@ -213,11 +213,12 @@ struct JSONParserRejectionTests {
         #expect(parseFailure("{}", maxDepth: 0) == JSONParseError(offset: 0, reason: .tooDeep(limit: 0)))
     }
 
-    @Test("a syntax error later in an object is reported before a repeated key; the first repeat is the one reported")
+    @Test("a repeated key is reported at its quote, before a syntax error later in the object; the first repeat is the one reported")
     func repeatedKeyThenSyntaxError() {
-        #expect(parseFailure(#"{"a":1,"a":2,x}"#) == JSONParseError(offset: 13, reason: .unexpectedByte(UInt8(ascii: "x"))))
-        #expect(parseFailure(#"[{"a":1,"a":2,x}]"#) == JSONParseError(offset: 14, reason: .unexpectedByte(UInt8(ascii: "x"))))
+        #expect(parseFailure(#"{"a":1,"a":2,x}"#) == JSONParseError(offset: 7, reason: .duplicateKey("a")))
+        #expect(parseFailure(#"[{"a":1,"a":2,x}]"#) == JSONParseError(offset: 8, reason: .duplicateKey("a")))
         #expect(parseFailure(#"{"a":1,"a":2,"a":3}"#) == JSONParseError(offset: 7, reason: .duplicateKey("a")))
+        #expect(parseFailure(#"{"a":1,x,"a":2}"#) == JSONParseError(offset: 7, reason: .unexpectedByte(UInt8(ascii: "x"))))
     }
 
     @Test("a limit of zero accepts scalars and refuses every container")

@@ -16,7 +16,10 @@
 // "Platform modules" are those of the operating system, Foundation and Dispatch, listed in `platform`
 // below; never a package.
 // In Package.swift, a library target depends only on the package modules it may import, and never on a
-// third-party package.
+// third-party package, except an adapter whose whole point is one ecosystem package, as its own product.
+// Each such third-party edge is recorded in `thirdPartyEdges` below, and allowed nowhere else:
+//
+//   SigningAdapter -> Crypto (apple/swift-crypto): Ed25519 signatures of payloads.
 // Tests/TestSupport, shared by the test targets, may import platform modules, FlyingFox and the two core
 // modules. It is not a product, and no library module imports it.
 import Foundation
@@ -61,7 +64,14 @@ struct DependencyRuleTests {
     /// The adapters today. Any other folder under Modules/ is an adapter too; these are listed so
     /// that the tests notice when they look in the wrong place and find none.
     static let knownAdapters: Set<String> = [
-        "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat", "DefaultsAdapter",
+        "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat", "SSEAdapter", "SigningAdapter",
+        "DefaultsAdapter",
+    ]
+
+    /// THE third-party edges: adapter -> [imported product module: its package]. Nothing else may
+    /// depend on a third-party package.
+    static let thirdPartyEdges: [String: [String: String]] = [
+        "SigningAdapter": ["Crypto": "swift-crypto"]
     ]
 
     /// What the shared test-support target (Tests/TestSupport, not a product) may import: FlyingFox, as tests may.
@@ -84,7 +94,7 @@ struct DependencyRuleTests {
 
     /// What `module` may import: its rule, or, for an adapter, platform modules, the core modules and itself.
     static func allowedImports(of module: String) -> Set<String> {
-        rules[module] ?? platform.union(core).union([module])
+        rules[module] ?? platform.union(core).union([module]).union(thirdPartyEdges[module].map { Set($0.keys) } ?? [])
     }
 
     // MARK: Reading imports
@@ -214,9 +224,27 @@ struct DependencyRuleTests {
                 Issue.record("Package.swift declares no .target with path \"Modules/\(module)\"")
                 continue
             }
-            #expect(!target.dependsOnAProduct, "\(module) depends on a package product; library targets must not")
-            let forbidden = Set(target.dependencies).subtracting(Self.allowedImports(of: module))
+            let edges = Self.thirdPartyEdges[module] ?? [:]
+            #expect(
+                !target.dependsOnAProduct || !edges.isEmpty,
+                "\(module) depends on a package product; library targets must not, unless thirdPartyEdges records it")
+            let forbidden = Set(target.dependencies).subtracting(Self.allowedImports(of: module)).subtracting(edges.values)
             #expect(forbidden.isEmpty, "\(module) depends on \(forbidden.sorted()) in Package.swift")
+        }
+    }
+
+    @Test("each recorded third-party edge is an adapter's, and is the product its target really depends on")
+    func thirdPartyEdgesAreUsed() throws {
+        let targets = try Self.declaredTargets(in: Self.manifest())
+        for (module, edges) in Self.thirdPartyEdges {
+            #expect(Self.adapters.contains(module), "\(module) has a third-party edge but is not an adapter under Modules/")
+            let target = try #require(targets.first { $0.path == "Modules/\(module)" })
+            #expect(target.dependsOnAProduct)
+            for (product, package) in edges {
+                #expect(
+                    target.dependencies.contains(product) && target.dependencies.contains(package),
+                    "\(module) is recorded to depend on \(product) from \(package), but Package.swift does not say so")
+            }
         }
     }
 

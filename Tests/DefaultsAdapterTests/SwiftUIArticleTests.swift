@@ -55,9 +55,7 @@ enum APISettings {
 
 func launchLikeLocus(fetcher: any ConfigFetcher) throws {
     RemoteConfigClient.processDefault = try RemoteConfigClient.builder(fetcher: fetcher)
-        .register {
-            APISettings.timeout; APISettings.retries; APISettings.url.writable()
-        }
+        .register(APISettings.timeout, APISettings.retries, APISettings.url.writable())
         .bundledDefaults(try BundledDefaults(settingsBundleOf: .main))
         .settingsStore(try UserDefaultsSettingsStore())
         .build()

@@ -169,8 +169,8 @@ struct CorruptionTests {
     }
 
     @Test(
-        "another format version (older 1, unknown 0, newer 3) is rejected naming both versions, quarantined, then a miss",
-        arguments: [UInt8(1), 0, 3])
+        "another format version (older 1, unknown 0, newer 4) is rejected naming both versions, quarantined, then a miss",
+        arguments: [UInt8(1), 0, 4])
     func otherVersion(version: UInt8) async throws {
         try await withTemporaryDirectory { dir in
             let cache = FileSnapshotCache(directory: dir.url)
@@ -186,9 +186,9 @@ struct CorruptionTests {
                 Issue.record("expected unreadable, got \(result)")
                 return
             }
-            #expect(error.kind == .unsupportedVersion(found: Int(version), supported: 2))
+            #expect(error.kind == .unsupportedVersion(found: Int(version), supported: 3))
             #expect(error.message.contains("version \(version)"))
-            #expect(error.message.contains("version 2"))
+            #expect(error.message.contains("version 3"))
             #expect(dir.contents("quarantine").count == 1)
             #expect(cache.load("v", slot: .active) == .miss)
             // The next store replaces it.

@@ -31,9 +31,9 @@ enum FileCacheContractHooks {
         case .truncated: bytes = Array(bytes.prefix(bytes.count / 2))
         case .empty: bytes = []
         case .foreign:
-            // The same file as a newer build would write it: format version 3 (bytes 8–9, big-endian).
+            // The same file as a newer build would write it: format version 4 (bytes 8–9, big-endian).
             bytes[8] = 0
-            bytes[9] = 3
+            bytes[9] = 4
         }
         try Data(bytes).write(to: file)
     }

@@ -149,4 +149,41 @@ struct ContractCoverageTests {
         #expect(result.unaimed.isEmpty, "no broken override source is aimed at \(result.unaimed)")
         #expect(result.missed.isEmpty, "\(result.missed)")
     }
+
+    @Test func everyChangeSignalCheckHasABrokenSourceThatFailsIt() async {
+        typealias Check = ChangeSignalContract<InMemoryChangeSignalSource>.Check
+        /// A broken source wrapping an InMemoryChangeSignalSource, aimed at `check`.
+        func broken<Source: ChangeSignalSource>(
+            _ check: Check, timeLimit: TimeInterval = 30, _ wrap: @escaping @Sendable (InMemoryChangeSignalSource) -> Source,
+            inner: @escaping @Sendable (Source) -> InMemoryChangeSignalSource
+        ) -> Aimed {
+            (check.rawValue, { await signalContract("\(Source.self)", timeLimit: timeLimit, wrap: wrap, inner: inner).run() })
+        }
+        let parked = Locked<[NeverFinishingSignals]>([])
+        let neverFinishing: Aimed = (
+            Check.cancellationEnds.rawValue,
+            {
+                await signalContract(
+                    "NeverFinishingSignals", timeLimit: 2, cancellationBound: 0.2,
+                    wrap: { inner in
+                        let source = NeverFinishingSignals(inner: inner)
+                        parked.withLock { $0.append(source) }
+                        return source
+                    },
+                    inner: { _ in InMemoryChangeSignalSource() }
+                ).run()
+            }
+        )
+        let result = await Self.verify(
+            [
+                broken(.currentFirst, timeLimit: 1, { SilentUntilChangeSignals(inner: $0) }, inner: { $0.inner }),
+                broken(.changeSignalled, timeLimit: 1, { FirstOnlySignals(inner: $0) }, inner: { $0.inner }),
+                broken(.inOrder, { RepeatsThePreviousSignal(inner: $0) }, inner: { $0.inner }),
+                broken(.manySubscribers, { LastSubscriberOnlySignals(inner: $0) }, inner: { $0.inner }),
+                neverFinishing,
+            ], covering: Check.allCases.map(\.rawValue))
+        for source in parked.current { source.releaseAll() }
+        #expect(result.unaimed.isEmpty, "no broken change-signal source is aimed at \(result.unaimed)")
+        #expect(result.missed.isEmpty, "\(result.missed)")
+    }
 }

@@ -20,11 +20,18 @@ struct ServeCommand: AsyncParsableCommand {
 
             Each request is logged: method, path, status, the validators sent and answered, and bytes.
 
+            Push: GET /events (or /events/<name>.json in a folder) is a server-sent-events stream that sends \
+            the current ETag at once, then each new one as the file changes (data: <ETag>, id: <n>), and a \
+            heartbeat comment every 15 seconds. Point an SSEChangeSignalSource at it.
+
             Simulate trouble to see how your app copes:
               --delay 2                      answer every request 2 seconds late
               --status 503 --retry-after 30  answer 503 with Retry-After: 30
               --truncate                     cut the body in half and close the connection
               --fail-rate 0.3 --status 500   only 30% of requests fail (repeatable with --seed)
+
+            Sign what is served, to test a client that requires signatures:
+              --sign-with keys/dev.key       each 200 carries X-Config-Signature, and /config.json.sig is served
 
             Stop with Ctrl-C (or SIGTERM).
 
@@ -70,6 +77,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Do not log each request (reloads and refusals are still printed).")
     var quiet = false
 
+    @Option(
+        name: .customLong("sign-with"),
+        help: ArgumentHelp(
+            "Sign what is served with this private key file (from keygen): an X-Config-Signature header on each 200, and <path>.sig.",
+            valueName: "key"))
+    var signWith: String?
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port)") }
         guard delay >= 0, delay.isFinite else { throw ValidationError("--delay must be zero or more seconds, got \(delay)") }
@@ -108,8 +122,9 @@ struct ServeCommand: AsyncParsableCommand {
             defer { signals.cancel() }
             let library = try DocumentLibrary(path: path)
             let trouble = makeTrouble()
+            let signer = try signWith.map { path throws(CLIFailure) in DocumentSigner(try KeyFile.signer(path)) }
             let server = try await DevConfigServer.start(
-                library: library, port: UInt16(port), trouble: trouble,
+                library: library, port: UInt16(port), trouble: trouble, signer: signer,
                 onChange: { changes in
                     for change in changes { ServeLog.print(change) }
                 },
@@ -124,7 +139,13 @@ struct ServeCommand: AsyncParsableCommand {
                 console.line("No *.json file yet; add one and it is served at once.")
             }
             for url in urls { console.line("  " + console.styled(url, .cyan)) }
+            if !urls.isEmpty { console.line("Changes are pushed on http://127.0.0.1:\(server.port)/events") }
             if let summary = trouble.summary { console.line(console.styled(summary, .yellow)) }
+            if let signer {
+                console.line(
+                    "Signing with key \(signer.signer.keyID): an X-Config-Signature header on each 200, "
+                        + "and <path>.sig next to each file.")
+            }
             console.line("Reloads when a file changes. Press Ctrl-C to stop.")
             let received = await signals.wait()
             console.line("Stopping (\(SignalWaiter.name(of: received)))…")

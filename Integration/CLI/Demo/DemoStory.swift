@@ -215,6 +215,8 @@ final class DemoStory {
         await relaunched.stop()
         await stopServer()
 
+        try await SignedConfigDemo(say: say, config: exampleBytes, workspace: workspace).tell(step: 11)
+
         say.console.line()
         let seconds = Date().timeIntervalSince(say.start)
         say.console.line(say.good("Done") + " in \(String(format: "%.1f", seconds)) s. Everything ran on 127.0.0.1.")

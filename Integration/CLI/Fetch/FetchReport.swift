@@ -121,6 +121,7 @@ extension ConfigError {
         switch self {
         case .fetch(let error): error.kind.name
         case .payload: "invalidPayload"
+        case .signature: "signature"
         case .cache: "cache"
         case .configuration: "configuration"
         case .rejected: "rejected"

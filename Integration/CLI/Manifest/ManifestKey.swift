@@ -65,6 +65,6 @@ extension ValueConverter where Value == ConfigValue {
                     throw ConversionError(expectedType: "JSON", found: text, reason: "not valid JSON text: \(error)")
                 }
             },
-            toValue: { $0 })
+            toValue: { $0 }, isEqual: { $0 == $1 })
     }
 }

@@ -1,5 +1,6 @@
 import FlyingFox
 import Foundation
+import HTTPAdapter
 
 /// Answers one request of a dev config server: reload check, simulated trouble, conditional GET.
 struct ConfigResponder: Sendable {
@@ -13,6 +14,9 @@ struct ConfigResponder: Sendable {
     let onChange: @Sendable ([DocumentLibrary.Change]) -> Void
     /// Called once per answered request.
     let onRequest: @Sendable (RequestRecord) -> Void
+    /// Signs what is served (`serve --sign-with`): the `X-Config-Signature` header of each `200`, and
+    /// `<path>.sig` next to each document.
+    var signer: DocumentSigner? = nil
 
     /// The response to `request`, after logging it.
     func respond(to request: HTTPRequest) async -> HTTPResponse {
@@ -47,6 +51,11 @@ struct ConfigResponder: Sendable {
             if let retryAfter { extra["Retry-After"] = String(retryAfter) }
             return text(code, "simulated \(code) (remote-config serve --status)\n", record: &record, extra: extra)
         }
+        if let signer, request.path.hasSuffix(".sig"),
+            case .document(let signed) = library.lookup(String(request.path.dropLast(4)))
+        {
+            return signatureFile(of: signed, by: signer, record: &record)
+        }
         let document: DocumentLibrary.Document
         switch library.lookup(request.path) {
         case .notFound(let available):
@@ -72,6 +81,12 @@ struct ConfigResponder: Sendable {
             return HTTPResponse(statusCode: HTTPStatusCode(304, phrase: "Not Modified"), headers: headers)
         }
         headers[.contentType] = "application/json"
+        if let signer {
+            switch signer.signature(for: document) {
+            case .success(let text): headers[HTTPHeader(HTTPFetcher.SignatureTransport.headerName)] = text
+            case .failure(let error): return text(500, "\(error)\n", record: &record)
+            }
+        }
         record.status = 200
         if request.method == .HEAD {
             headers[.contentLength] = String(document.body.count)
@@ -87,6 +102,16 @@ struct ConfigResponder: Sendable {
         }
         record.bytes = document.body.count
         return HTTPResponse(statusCode: .ok, headers: headers, body: document.body)
+    }
+
+    /// `<document>.sig`: the document's signature line, as a sidecar file.
+    private func signatureFile(of document: DocumentLibrary.Document, by signer: DocumentSigner, record: inout RequestRecord)
+        -> HTTPResponse
+    {
+        switch signer.signature(for: document) {
+        case .success(let signature): return text(200, signature + "\n", record: &record)
+        case .failure(let error): return text(500, "\(error)\n", record: &record)
+        }
     }
 
     private func text(_ status: Int, _ message: String, record: inout RequestRecord, extra: [String: String] = [:])

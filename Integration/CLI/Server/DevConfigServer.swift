@@ -9,32 +9,46 @@ final class DevConfigServer: Sendable {
     let port: UInt16
     /// The documents it serves.
     let library: DocumentLibrary
+    /// Its `/events` streams.
+    let events: EventStreamHub
     private let runTask: Task<Void, Never>
     private let pollTask: Task<Void, Never>
+    private let heartbeatTask: Task<Void, Never>
 
-    private init(port: UInt16, library: DocumentLibrary, runTask: Task<Void, Never>, pollTask: Task<Void, Never>) {
+    private init(
+        port: UInt16, library: DocumentLibrary, events: EventStreamHub, runTask: Task<Void, Never>, pollTask: Task<Void, Never>,
+        heartbeatTask: Task<Void, Never>
+    ) {
         self.port = port
         self.library = library
+        self.events = events
         self.runTask = runTask
         self.pollTask = pollTask
+        self.heartbeatTask = heartbeatTask
     }
 
     /// Reads the documents, starts listening on `127.0.0.1:port` (0: a free port), and returns once it listens.
     ///
     /// - Parameters:
     ///   - onChange: called with each reload's findings (first load included), from any thread.
+    ///   - signer: signs what is served (a header on each `200`, and `<path>.sig`), when given.
     ///   - onRequest: called once per answered request, from any thread.
     static func start(
         library: DocumentLibrary, port: UInt16, trouble: TroubleSettings = TroubleSettings(),
-        pollInterval: TimeInterval = 0.5,
-        onChange: @escaping @Sendable ([DocumentLibrary.Change]) -> Void,
+        pollInterval: TimeInterval = 0.5, heartbeatInterval: TimeInterval = 15, signer: DocumentSigner? = nil,
+        onChange reported: @escaping @Sendable ([DocumentLibrary.Change]) -> Void,
         onRequest: @escaping @Sendable (RequestRecord) -> Void
     ) async throws(CLIFailure) -> DevConfigServer {
+        let events = EventStreamHub(library: library, heartbeatInterval: heartbeatInterval)
+        let onChange: @Sendable ([DocumentLibrary.Change]) -> Void = { changes in
+            events.publish(changes)
+            reported(changes)
+        }
         let initial = library.refresh()
         if !initial.isEmpty { onChange(initial) }
         let responder = ConfigResponder(
             library: library, trouble: trouble, sequence: FaultSequence(seed: trouble.seed), onChange: onChange,
-            onRequest: onRequest)
+            onRequest: onRequest, signer: signer)
         let address: sockaddr_in
         do {
             address = try .inet(ip4: "127.0.0.1", port: port)
@@ -43,7 +57,12 @@ final class DevConfigServer: Sendable {
         }
         let server = HTTPServer(
             address: address, timeout: 60, pool: NoDelaySocketPool(inner: HTTPServer.defaultPool()), logger: .disabled)
-        await server.appendRoute("*") { request in await responder.respond(to: request) }
+        await server.appendRoute("*") { request in
+            guard EventStreamHub.isEventsPath(request.path) else { return await responder.respond(to: request) }
+            let (response, record) = events.respond(to: request)
+            onRequest(record)
+            return response
+        }
         let outcome = StartOutcome()
         let runTask = Task<Void, Never> {
             do {
@@ -81,7 +100,15 @@ final class DevConfigServer: Sendable {
                 if !changes.isEmpty { onChange(changes) }
             }
         }
-        return DevConfigServer(port: boundPort, library: library, runTask: runTask, pollTask: pollTask)
+        let heartbeatTask = Task<Void, Never> {
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: UInt64(heartbeatInterval * 1_000_000_000))
+                if Task.isCancelled { return }
+                events.sendHeartbeat()
+            }
+        }
+        return DevConfigServer(
+            port: boundPort, library: library, events: events, runTask: runTask, pollTask: pollTask, heartbeatTask: heartbeatTask)
     }
 
     /// `http://127.0.0.1:<port><path>`.
@@ -95,9 +122,12 @@ final class DevConfigServer: Sendable {
     /// Stops listening and reloading, and waits until the server has stopped.
     func stop() async {
         pollTask.cancel()
+        heartbeatTask.cancel()
+        events.finishAll()
         runTask.cancel()
         await runTask.value
         await pollTask.value
+        await heartbeatTask.value
     }
 }
 

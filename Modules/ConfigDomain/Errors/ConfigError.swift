@@ -9,6 +9,8 @@ public enum ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     case fetch(FetchError)
     /// The payload did not decode.
     case payload(PayloadError)
+    /// The payload's signature was missing, malformed, untrusted, wrong or replayed; it was not parsed.
+    case signature(SignatureError)
     /// The cache could not read or write.
     case cache(CacheError)
     /// The client was set up wrongly.
@@ -25,6 +27,7 @@ public enum ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .fetch(let e): e.description
         case .payload(let e): e.description
+        case .signature(let e): e.description
         case .cache(let e): e.description
         case .configuration(let e): e.description
         case .rejected(let e): e.description

@@ -28,6 +28,7 @@ public struct ConfigKey<Value: Sendable>: Sendable {
     @usableFromInline package let nameHash: Int
 
     /// Creates a key with an explicit converter.
+    @inlinable
     public init(
         name: String, default defaultValue: Value, converter: ValueConverter<Value>,
         rules: [ValidationRule<Value>] = [], secret: Bool = false, summary: String? = nil
@@ -44,6 +45,7 @@ public struct ConfigKey<Value: Sendable>: Sendable {
 
 extension ConfigKey where Value: ConfigValueConvertible {
     /// Creates a key for `Bool`, `Int`, `Double`, `String`, `URL` or an array of these.
+    @inlinable
     public init(
         _ name: String, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
         summary: String? = nil
@@ -52,6 +54,7 @@ extension ConfigKey where Value: ConfigValueConvertible {
     }
 
     /// Creates a key named by a string enum case.
+    @inlinable
     public init<Name: RawRepresentable<String>>(
         _ name: Name, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
         summary: String? = nil
@@ -62,6 +65,7 @@ extension ConfigKey where Value: ConfigValueConvertible {
 
 extension ConfigKey where Value: RawRepresentable, Value.RawValue: ConfigValueConvertible {
     /// Creates a key for an enum read by its raw value (`String` or `Int`).
+    @inlinable
     public init(
         _ name: String, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
         summary: String? = nil
@@ -71,6 +75,7 @@ extension ConfigKey where Value: RawRepresentable, Value.RawValue: ConfigValueCo
     }
 
     /// Creates an enum key named by a string enum case.
+    @inlinable
     public init<Name: RawRepresentable<String>>(
         _ name: Name, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
         summary: String? = nil
@@ -86,6 +91,7 @@ extension ConfigKey where Value: Decodable {
     /// struct Banner: Codable, Sendable { var title: String; var color: String }
     /// let banner = ConfigKey(decoding: "banner", default: Banner(title: "", color: "blue"))
     /// ```
+    @inlinable
     public init(
         decoding name: String, default defaultValue: Value, rules: [ValidationRule<Value>] = [], secret: Bool = false,
         summary: String? = nil

@@ -12,34 +12,41 @@ public struct ValueConverter<Value: Sendable>: Sendable {
     public let fromText: @Sendable (String) throws(ConversionError) -> Value
     /// Renders a value back, or `nil` when the type cannot be rendered (a `Decodable`-only type).
     public let toValue: @Sendable (Value) -> ConfigValue?
+    /// Whether two values are equal, when the type can tell; otherwise a client compares rendered values.
+    public let isEqual: (@Sendable (Value, Value) -> Bool)?
 
-    /// Creates a converter from its three functions; `typeName` defaults to `Value`'s own name.
+    /// Creates a converter from its functions; `typeName` defaults to `Value`'s own name.
+    @inlinable
     public init(
         typeName: String? = nil,
         fromValue: @escaping @Sendable (ConfigValue) throws(ConversionError) -> Value,
         fromText: @escaping @Sendable (String) throws(ConversionError) -> Value,
-        toValue: @escaping @Sendable (Value) -> ConfigValue?
+        toValue: @escaping @Sendable (Value) -> ConfigValue?,
+        isEqual: (@Sendable (Value, Value) -> Bool)? = nil
     ) {
         self.typeName = typeName ?? String(describing: Value.self)
         self.fromValue = fromValue
         self.fromText = fromText
         self.toValue = toValue
+        self.isEqual = isEqual
     }
 }
 
 extension ValueConverter where Value: ConfigValueConvertible {
     /// The converter of a ``ConfigValueConvertible`` type.
+    @inlinable
     public static var convertible: ValueConverter<Value> {
         ValueConverter(
             typeName: Value.configTypeName,
             fromValue: { (v: ConfigValue) throws(ConversionError) -> Value in try Value(configValue: v) },
             fromText: { (t: String) throws(ConversionError) -> Value in try Value(configText: t) },
-            toValue: { $0.configValue })
+            toValue: { $0.configValue }, isEqual: { $0 == $1 })
     }
 }
 
 extension ValueConverter where Value: RawRepresentable, Value.RawValue: ConfigValueConvertible {
     /// The converter of an enum (or any raw-representable type) read by its raw value.
+    @inlinable
     public static var rawRepresentable: ValueConverter<Value> {
         @Sendable func make(_ raw: Value.RawValue, found: () -> String) throws(ConversionError) -> Value {
             if let value = Value(rawValue: raw) { return value }
@@ -58,7 +65,7 @@ extension ValueConverter where Value: RawRepresentable, Value.RawValue: ConfigVa
             fromText: { (t: String) throws(ConversionError) -> Value in
                 try make(try Value.RawValue(configText: t), found: { t })
             },
-            toValue: { $0.rawValue.configValue })
+            toValue: { $0.rawValue.configValue }, isEqual: { $0.rawValue == $1.rawValue })
     }
 }
 
@@ -67,6 +74,7 @@ extension ValueConverter where Value: Decodable {
     ///
     /// A decoding failure names the path inside the value, for example `items[2].price`.
     /// When the type is also `Encodable`, values render for provenance and change detection.
+    @inlinable
     public static var decodable: ValueConverter<Value> {
         @Sendable func decode(_ value: ConfigValue, found: String) throws(ConversionError) -> Value {
             do throws(DecodingFailure) {

@@ -152,14 +152,14 @@ private struct Reader {
         }
     }
 
-    /// Parses `{ "key": value, … }`; once the object is complete, refuses a repeated key at its quote.
+    /// Parses `{ "key": value, … }`, refusing a repeated key at its quote.
     mutating func parseObject(depth: Int) throws(JSONParseError) -> ConfigValue {
         try open(depth: depth)
-        var members: [(key: String, offset: Int, value: ConfigValue)] = []
+        var object: [String: ConfigValue] = [:]
         skipWhitespace()
         if try peek() == UInt8(ascii: "}") {
             index += 1
-            return .object([:])
+            return .object(object)
         }
         while true {
             skipWhitespace()
@@ -169,18 +169,14 @@ private struct Reader {
             skipWhitespace()
             guard try peek() == UInt8(ascii: ":") else { throw unexpected() }
             index += 1
-            members.append((key, keyOffset, try parseValue(depth: depth)))
+            if object.updateValue(try parseValue(depth: depth), forKey: key) != nil {
+                throw error(.duplicateKey(key), at: keyOffset)
+            }
             skipWhitespace()
             switch try peek() {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "}"):
                 index += 1
-                var object = [String: ConfigValue](minimumCapacity: members.count)
-                for member in members {
-                    if object.updateValue(member.value, forKey: member.key) != nil {
-                        throw error(.duplicateKey(member.key), at: member.offset)
-                    }
-                }
                 return .object(object)
             default: throw unexpected()
             }

@@ -18,20 +18,20 @@ public struct ContentHash: Sendable, Hashable, Codable, CustomStringConvertible 
 
     /// Hashes `bytes` (a `Data`, an array of bytes, a string's `utf8`).
     public init(of bytes: some Sequence<UInt8>) {
-        // Over contiguous memory when the bytes have it (`Data`, arrays): iterating `Data` byte by
-        // byte is many times slower, and every fetched payload is hashed.
-        self = bytes.withContiguousStorageIfAvailable(Self.hash) ?? Self.hash(bytes)
+        // Over contiguous memory when the bytes have it (`Data`, arrays), in a loop that is not
+        // generic: iterating a sequence through its protocol is many times slower.
+        self =
+            bytes.withContiguousStorageIfAvailable { Self.hash(UnsafeRawBufferPointer($0)) }
+            ?? Array(bytes).withUnsafeBytes(Self.hash)
     }
 
-    private static func hash(_ bytes: some Sequence<UInt8>) -> ContentHash {
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> ContentHash {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // the FNV-1a 64 offset basis
-        var count = 0
         for byte in bytes {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01b3  // the FNV-1a 64 prime
-            count += 1
         }
-        return ContentHash(value: hash, byteCount: count)
+        return ContentHash(value: hash, byteCount: bytes.count)
     }
 
     /// `fnv1a:0123456789abcdef/1234`.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Facts about a snapshot other than its values: when it was fetched, its validators, its hash, its source.
+/// Facts about a snapshot other than its values: when it was fetched, its validators, its hash, its source, its signature.
 public struct SnapshotMetadata: Sendable, Hashable, Codable {
     /// When the payload was last fetched or confirmed unchanged (a 304 renews this).
     public var fetchedAt: Date
@@ -12,17 +12,21 @@ public struct SnapshotMetadata: Sendable, Hashable, Codable {
     public var source: String
     /// A time-to-live suggested by the source (for example `Cache-Control: max-age`), in seconds.
     public var ttlHint: TimeInterval?
+    /// The payload's detached signature exactly as it arrived (``PayloadSignature/text``), if any.
+    /// It is kept with the payload, so a cached payload is verified again at load.
+    public var signature: String?
 
     /// Creates metadata.
     public init(
         fetchedAt: Date, validators: Validators = .none, contentHash: ContentHash, source: String,
-        ttlHint: TimeInterval? = nil
+        ttlHint: TimeInterval? = nil, signature: String? = nil
     ) {
         self.fetchedAt = fetchedAt
         self.validators = validators
         self.contentHash = contentHash
         self.source = source
         self.ttlHint = ttlHint
+        self.signature = signature
     }
 
     /// This metadata after a "not modified" answer at `date` with `validators`.

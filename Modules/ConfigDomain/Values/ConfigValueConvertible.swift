@@ -13,7 +13,7 @@ import Foundation
 /// Text from environment variables, launch arguments and `.env` files goes through
 /// ``init(configText:)``, which is lenient where a person typing would expect it
 /// (`yes`/`no`/`1`/`0` for `Bool`, JSON text for arrays).
-public protocol ConfigValueConvertible: Sendable {
+public protocol ConfigValueConvertible: Sendable, Equatable {
     /// Converts a parsed value, or throws why it cannot.
     init(configValue: ConfigValue) throws(ConversionError)
     /// Coerces text typed by a person (environment, arguments), or throws why it cannot.

@@ -93,6 +93,16 @@ public struct RemoteConfigBuilder: Sendable {
         return copy
     }
 
+    /// Adds a push source (server-sent events, an etcd watch): each change it signals starts a refresh
+    /// at once, or activates the payload it delivers; a signal naming the version held does nothing.
+    ///
+    /// Polling (``periodicRefresh(every:)``) stays useful beside it, for changes a dropped connection missed.
+    public func push(_ source: any ChangeSignalSource) -> Self {
+        var copy = self
+        copy.settings.pushSources.append(source)
+        return copy
+    }
+
     /// Registers keys: their values are resolved, converted and validated at activation.
     public func register(_ keys: any ConfigKeyRepresentable...) -> Self { register(keys) }
 
@@ -141,6 +151,17 @@ public struct RemoteConfigBuilder: Sendable {
     public func payloadFormat(_ format: any PayloadFormat) -> Self {
         var copy = self
         copy.settings.format = format
+        return copy
+    }
+
+    /// Requires every payload, fetched or cached, to carry a signature that `verifier` accepts, checked
+    /// on the exact bytes before they are decoded; a fetched payload must also be signed with a newer
+    /// version than the one held. A refusal keeps the last good configuration and is reported as a
+    /// `ConfigError.signature` (refresh) or a `CacheError.Kind.untrusted` (cache at build).
+    /// See the article "Signed configurations".
+    public func verifySignatures(with verifier: any PayloadVerifier) -> Self {
+        var copy = self
+        copy.settings.signatures = SignatureCheck(verifier: verifier)
         return copy
     }
 
@@ -200,8 +221,11 @@ public struct RemoteConfigBuilder: Sendable {
         let engines = providers.settings.enumerated().map { position, provider in
             RefreshEngine(settings: provider, provider: position, activator: activator, status: statuses[position])
         }
+        // Push sources signal the builder's own fetcher's server: they drive its engine.
+        let push = settings.pushSources.isEmpty ? nil : PushReceiver(engine: engines[0])
         let client = RemoteConfigClient(
-            registry: registry, activator: activator, engines: engines, writes: writable, events: events, updates: updates)
+            registry: registry, activator: activator, engines: engines, writes: writable, events: events, updates: updates,
+            pushReceiver: push)
         startBackgroundTasks(of: client, descriptors: descriptors)
         return client
     }
@@ -244,6 +268,11 @@ public struct RemoteConfigBuilder: Sendable {
         }
         switch cache.load(name, slot: .active) {
         case .hit(let cached):
+            if let refusal = settings.signatures?.refusal(ofCached: cached, name: name) {
+                status.cache = .unreadable(refusal)
+                sink.emit(.cacheUnreadable(refusal))
+                return nil
+            }
             do throws(PayloadError) {
                 let snapshot = ConfigSnapshot(values: try settings.format.decode(cached.payload), metadata: cached.metadata)
                 status.cache = .inSync
@@ -281,6 +310,12 @@ public struct RemoteConfigBuilder: Sendable {
                         activator.applyOverride(at: position, snapshot)
                     }
                 })
+        }
+        if let receiver = client.pushReceiver {
+            for source in settings.pushSources {
+                let signals = source.signals()
+                tasks.append(Task { await receiver.consume(signals) })
+            }
         }
         if let interval = settings.periodicInterval {
             let clock = settings.clock

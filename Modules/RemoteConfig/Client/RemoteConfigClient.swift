@@ -21,13 +21,15 @@ public final class RemoteConfigClient: Sendable {
     let writes: WritableSettings
     let eventBroadcaster: Broadcaster<ConfigEvent>
     let updateBroadcaster: Broadcaster<ConfigUpdate>
+    /// Takes the push sources' signals into the refresh (nil without push sources).
+    let pushReceiver: PushReceiver?
     /// The client's background tasks (override observation, periodic refresh), and the names whose
     /// unregistered reads were reported.
     let bookkeeping = Locked((tasks: [Task<Void, Never>](), reported: Set<String>()))
 
     init(
         registry: KeyRegistry, activator: Activator, engines: [RefreshEngine], writes: WritableSettings,
-        events: Broadcaster<ConfigEvent>, updates: Broadcaster<ConfigUpdate>
+        events: Broadcaster<ConfigEvent>, updates: Broadcaster<ConfigUpdate>, pushReceiver: PushReceiver? = nil
     ) {
         self.registry = registry
         self.cell = activator.cell
@@ -36,6 +38,7 @@ public final class RemoteConfigClient: Sendable {
         self.writes = writes
         self.eventBroadcaster = events
         self.updateBroadcaster = updates
+        self.pushReceiver = pushReceiver
     }
 
     /// The engine of the builder's own fetcher (provider 0).

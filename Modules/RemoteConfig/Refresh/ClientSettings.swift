@@ -18,6 +18,10 @@ struct ClientSettings: Sendable {
     var periodicInterval: TimeInterval?
     var random: @Sendable () -> Double
     var honorsTTLHints: Bool
+    /// Push transports whose signals start refreshes or deliver payloads (see PushReceiver).
+    var pushSources: [any ChangeSignalSource] = []
+    /// Set by `verifySignatures(with:)`: every payload must then carry a signature that verifies.
+    var signatures: SignatureCheck? = nil
 
     /// The freshness policy for `metadata`: the server's TTL hint replaces the policy's TTL when honoured.
     func freshness(for metadata: SnapshotMetadata) -> FreshnessPolicy {

@@ -38,7 +38,7 @@ final class RefreshEngine: Sendable {
     /// Fetches unless the scheduler holds it back; callers that arrive while a fetch runs share it.
     func refresh(force: Bool) async -> Result<RefreshResult, ConfigError> {
         switch startOrJoin(force: force, onlyIfStale: false) {
-        case .running(let task): return await task.value
+        case .running(let task), .busy(let task): return await task.value
         case .skipped(let hold, let until): return .success(.skipped(reason: hold, nextAllowed: until))
         case .stopped: return .failure(.stopped)
         case .fresh: return .success(.unchanged)
@@ -53,16 +53,21 @@ final class RefreshEngine: Sendable {
 
     private enum Start {
         case running(Task<Result<RefreshResult, ConfigError>, Never>)
+        /// Another refresh is in flight, and a pushed payload waits for it to end (``applyPushed(_:)``).
+        case busy(Task<Result<RefreshResult, ConfigError>, Never>)
         case skipped(SchedulerState.Hold, Date?)
         case stopped
         case fresh
     }
 
-    private func startOrJoin(force: Bool, onlyIfStale: Bool) -> Start {
+    /// With `pushed`, the flight activates that payload instead of fetching: it never joins another
+    /// flight (whose fetch may predate the push) and the scheduler does not hold it back (it makes no request).
+    private func startOrJoin(force: Bool, onlyIfStale: Bool, pushed: FetchedPayload? = nil) -> Start {
         let now = settings.clock.now()
         var waiters: [CheckedContinuation<Void, Never>] = []
         let start: Start = state.withLock { s in
             if s.stopped { return .stopped }
+            if let flight = s.flight, pushed != nil { return .busy(flight.task) }
             if var flight = s.flight {
                 flight.participants += 1
                 s.flight = flight
@@ -75,12 +80,12 @@ final class RefreshEngine: Sendable {
                 return .fresh
             }
             let scheduler = s.status.scheduler
-            if let next = scheduler.nextAllowedFetch, next > now, !force || scheduler.hold == .retryAfter {
+            if pushed == nil, let next = scheduler.nextAllowedFetch, next > now, !force || scheduler.hold == .retryAfter {
                 return .skipped(scheduler.hold, next)
             }
             s.nextFlightID += 1
             let id = s.nextFlightID
-            let task = Task { await self.performRefresh(id: id) }
+            let task = Task { await self.performRefresh(id: id, pushed: pushed) }
             s.flight = Flight(id: id, task: task, participants: 1)
             waiters = s.takeWaiters()
             return .running(task)
@@ -90,6 +95,30 @@ final class RefreshEngine: Sendable {
             emit(.refreshSkipped(reason: hold.description, nextAllowed: until))
         }
         return start
+    }
+
+    // MARK: Push (the signals of push sources arrive through PushReceiver)
+
+    /// Applies a payload a push source delivered whole, as a refresh that fetches nothing: after the
+    /// refresh in flight (if any) ends, so the older fetch never overwrites the pushed payload.
+    func applyPushed(_ payload: FetchedPayload) async -> Result<RefreshResult, ConfigError> {
+        while true {
+            switch startOrJoin(force: true, onlyIfStale: false, pushed: payload) {
+            case .busy(let earlier): _ = await earlier.value
+            case .running(let task): return await task.value
+            case .stopped: return .failure(.stopped)
+            case .skipped, .fresh: return .success(.unchanged)  // Not reached: a push is never held back.
+            }
+        }
+    }
+
+    /// The refresh in flight now, if any.
+    var currentFlight: Task<Result<RefreshResult, ConfigError>, Never>? { state.withLock { $0.flight?.task } }
+
+    /// Whether the snapshot held (the pending one if any, else the active one) is the version `version` names.
+    func holds(version: String) -> Bool {
+        let held = state.withLock { $0.pending?.snapshot ?? cell.load().snapshot(of: provider) }
+        return held.map { ChangeSignal.isSameVersion(version, as: $0.metadata.validators) } ?? false
     }
 
     /// Suspends until the refresh in flight has at least `count` callers (tests use it to make races deterministic).
@@ -104,13 +133,14 @@ final class RefreshEngine: Sendable {
         }
     }
 
-    private func performRefresh(id: Int) async -> Result<RefreshResult, ConfigError> {
-        let result = await fetchAndApply()
+    private func performRefresh(id: Int, pushed: FetchedPayload?) async -> Result<RefreshResult, ConfigError> {
+        let result = await fetchAndApply(pushed: pushed)
         state.withLock { s in if s.flight?.id == id { s.flight = nil } }
         return result
     }
 
-    private func fetchAndApply() async -> Result<RefreshResult, ConfigError> {
+    /// Fetches (or takes the `pushed` payload), then applies what came back.
+    private func fetchAndApply(pushed: FetchedPayload?) async -> Result<RefreshResult, ConfigError> {
         emit(.refreshStarted)
         let started = settings.clock.now()
         let held = state.withLock { s in
@@ -119,8 +149,12 @@ final class RefreshEngine: Sendable {
         }
         let fetched: FetchResult
         do throws(FetchError) {
-            fetched = try await settings.fetcher.fetch(
-                FetchRequest(validators: held?.metadata.validators ?? .none, configurationName: settings.configurationName))
+            if let pushed {
+                fetched = .modified(pushed)
+            } else {
+                fetched = try await settings.fetcher.fetch(
+                    FetchRequest(validators: held?.metadata.validators ?? .none, configurationName: settings.configurationName))
+            }
         } catch {
             return fail(.fetch(error), retry: error.retry)
         }
@@ -150,12 +184,20 @@ final class RefreshEngine: Sendable {
         let hash = ContentHash(of: payload.bytes)
         let metadata = SnapshotMetadata(
             fetchedAt: now, validators: payload.validators, contentHash: hash, source: payload.source,
-            ttlHint: payload.ttlHint)
+            ttlHint: payload.ttlHint, signature: payload.signature)
         if let held, held.metadata.contentHash == hash {
             if await renew(held.metadata.renewed(at: now, validators: payload.validators)) == .cacheLostPayload {
-                await persistActive(CachedSnapshot(payload: payload.bytes, metadata: metadata))
+                // With the held signature, which was verified for these very bytes.
+                var repaired = metadata
+                repaired.signature = held.metadata.signature
+                await persistActive(CachedSnapshot(payload: payload.bytes, metadata: repaired))
             }
             return succeed(.unchanged, at: now)
+        }
+        do throws(SignatureError) {
+            try settings.signatures?.check(payload.bytes, metadata: metadata, held: held?.metadata)
+        } catch {
+            return fail(.signature(error), retry: .doNotRetry)
         }
         let values: [String: ConfigValue]
         do throws(PayloadError) {
@@ -324,7 +366,7 @@ final class RefreshEngine: Sendable {
     private func reportMistypedKeys(of snapshot: ConfigSnapshot, unread: Int) {
         guard unread > 0 else { return }
         let registry = activator.resolver.registry
-        for name in snapshot.values.keys.sorted() where registry.slot(named: name) == nil {
+        for name in snapshot.values.keys.filter({ registry.slot(named: $0) == nil }).sorted() {
             if let intended = registry.likelyIntended(name) { emit(.mistypedKey(requested: name, registered: intended)) }
         }
     }

@@ -165,14 +165,17 @@ struct Resolver {
         return (kept, false, holding)
     }
 
-    /// Whether `slot`'s new value equals its value in `previous`: the same layer with the same
-    /// candidate, or the same value rendered back from another layer.
+    /// Whether `slot`'s new value equals its value in `previous`: equal typed values when the key's
+    /// type can compare them, else the same layer with the same candidate, or the same value rendered back.
     private static func same<Value>(
         _ key: ConfigKey<Value>, _ previous: ResolvedState, _ slot: Int,
         as new: KeyResolution
     ) -> Bool {
         let oldBox = previous.values[slot]
         if oldBox === new.box { return true }
+        if let isEqual = key.converter.isEqual, let old = oldBox as? ValueBox<Value>, let now = new.box as? ValueBox<Value> {
+            return isEqual(old.value, now.value)
+        }
         if previous.layers[slot] == new.layer, previous.winningCandidate(at: slot, name: key.name) == new.candidate {
             return true
         }

@@ -1,0 +1,129 @@
+import ArgumentParser
+import ConfigDomain
+import ConfigPorts
+import Foundation
+import HTTPAdapter
+import SigningAdapter
+
+/// `remote-config verify config.json --key prod-2026.pub`: checks a signature as a client would.
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check a config's signature with trusted public keys, as a client does before parsing.",
+        discussion: """
+            A file is checked against its signature file (<file>.sig, or --signature). A URL is fetched like \
+            a client fetches it: the signature from the X-Config-Signature header, or with --sidecar from \
+            <url>.sig. Give --key once per trusted key (public .pub, or private .key files).
+
+            With --after-version, a signature whose version is not above that number is refused as a replay, \
+            as a client holding that version would.
+
+            Exit status: 0 when the signature verifies; 1 when it is missing, malformed, by an unknown key, \
+            does not match, or is not newer than --after-version; 2 when a file or key cannot be read.
+
+            Examples:
+              remote-config verify config.json --key keys/prod-2026.pub
+              remote-config verify https://cdn.example.com/app/config.json --sidecar --key keys/prod-2026.pub
+            """)
+
+    @Argument(help: "A config file, or an http(s) URL to fetch.")
+    var source: String
+
+    @Option(help: "A trusted key file (repeat for several keys).")
+    var key: [String]
+
+    @Option(help: ArgumentHelp("The signature file for a local config (default <file>.sig).", valueName: "path"))
+    var signature: String?
+
+    @Flag(help: "For a URL: read the signature from <url>.sig instead of the X-Config-Signature header.")
+    var sidecar = false
+
+    @Option(help: ArgumentHelp("Refuse a signed version not above this one (a replay).", valueName: "number"))
+    var afterVersion: UInt64?
+
+    func validate() throws {
+        guard !key.isEmpty else { throw ValidationError("give at least one trusted key with --key") }
+        if isURL && signature != nil { throw ValidationError("--signature is for a local file; a URL brings its own") }
+        if !isURL && sidecar { throw ValidationError("--sidecar is for a URL; a local file uses --signature") }
+    }
+
+    private var isURL: Bool { source.hasPrefix("http://") || source.hasPrefix("https://") }
+
+    func run() async throws {
+        try await reportingFailures {
+            var keys: [Ed25519PublicKey] = []
+            for path in key { keys.append(try KeyFile.read(path).publicKey) }
+            let verifier: Ed25519Verifier
+            do throws(ConfigurationError) {
+                verifier = try Ed25519Verifier(trustedKeys: keys)
+            } catch {
+                throw CLIFailure.input(error.message)
+            }
+            let (bytes, text) = isURL ? try await fetch() : try readFile()
+            let checked: PayloadSignature
+            do throws(SignatureError) {
+                checked = try Self.check(bytes, signature: text, verifier: verifier, afterVersion: afterVersion)
+            } catch {
+                throw CLIFailure.problem("\(source): \(error)")
+            }
+            Console.shared.line(
+                Console.shared.styled("OK", .green) + ": \(source) (\(Formatting.bytes(bytes.count))) is signed by "
+                    + "\(checked.keyID), version \(checked.version).")
+        }
+    }
+
+    /// The client's checks, in its order: present, well formed, trusted key, matching bytes, newer version.
+    static func check(
+        _ bytes: Data, signature text: String?, verifier: Ed25519Verifier, afterVersion: UInt64?
+    ) throws(SignatureError) -> PayloadSignature {
+        guard let text else {
+            throw SignatureError(.missing, "there is no signature; sign the file with `remote-config sign`")
+        }
+        let signature = try PayloadSignature(parsing: text)
+        try verifier.verify(bytes, signature: signature)
+        if let afterVersion, signature.version <= afterVersion {
+            throw SignatureError(
+                .replayed(version: signature.version, lastAccepted: afterVersion),
+                "it is signed with version \(signature.version), not above \(afterVersion): a client holding version "
+                    + "\(afterVersion) refuses it as a replay; sign it again (the default version is the current time)")
+        }
+        return signature
+    }
+
+    private func readFile() throws(CLIFailure) -> (Data, String?) {
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        } catch {
+            throw CLIFailure.input("cannot read \(source): \(FileProblem.describe(error))")
+        }
+        let signaturePath = signature ?? source + ".sig"
+        guard FileManager.default.fileExists(atPath: signaturePath) else { return (bytes, nil) }
+        do {
+            let text = try String(contentsOf: URL(fileURLWithPath: signaturePath), encoding: .utf8)
+            return (bytes, text.trimmingCharacters(in: .whitespacesAndNewlines))
+        } catch {
+            throw CLIFailure.input("cannot read the signature file \(signaturePath): \(FileProblem.describe(error))")
+        }
+    }
+
+    private func fetch() async throws(CLIFailure) -> (Data, String?) {
+        guard let url = URL(string: source) else { throw CLIFailure.input("\(source) is not a URL") }
+        let fetcher: HTTPFetcher
+        do throws(ConfigurationError) {
+            fetcher = try HTTPFetcher(url: url, configuration: .init(signatureTransport: sidecar ? .sidecarFile : .header))
+        } catch {
+            throw CLIFailure.input(error.message)
+        }
+        let result: FetchResult
+        do throws(FetchError) {
+            result = try await fetcher.fetch(FetchRequest())
+        } catch {
+            throw CLIFailure.problem(error.description)
+        }
+        guard case .modified(let payload) = result else {
+            throw CLIFailure.problem("\(source) answered \"not modified\" to an unconditional request")
+        }
+        return (payload.bytes, payload.signature)
+    }
+}

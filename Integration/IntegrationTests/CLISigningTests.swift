@@ -1,0 +1,347 @@
+import ConfigDomain
+import ConfigPorts
+import Foundation
+import HTTPAdapter
+import RemoteConfig
+import SigningAdapter
+import Testing
+
+/// `remote-config keygen`, `sign`, `verify` and `serve --sign-with`, as real child processes.
+@Suite("remote-config keygen, sign, verify and serve --sign-with")
+struct CLISigningTests {
+    static let flag = ConfigKey("new_checkout", default: false)
+
+    /// A scratch folder with a key pair made by `keygen` and the example config.
+    struct Workspace {
+        let scratch: CLIScratch
+        var key: String { scratch.path("keys/dev-1.key") }
+        var publicKey: String { scratch.path("keys/dev-1.pub") }
+        var config: String { scratch.path("config.json") }
+
+        static func make() async throws -> Workspace {
+            let scratch = try CLIScratch()
+            let text = try String(contentsOf: CLIProcess.examples.appendingPathComponent("config.json"), encoding: .utf8)
+            try scratch.write("config.json", text)
+            let keygen = try await CLIProcess.run(["keygen", "--key-id", "dev-1", "--out", scratch.path("keys")])
+            #expect(keygen.status == 0, "\(keygen.standardError)")
+            return Workspace(scratch: scratch)
+        }
+
+        /// The public key from the key file keygen wrote.
+        func trustedKey() throws -> Ed25519PublicKey {
+            let line = try String(contentsOfFile: publicKey, encoding: .utf8)
+            let base64 = try #require(line.components(separatedBy: "ed25519-public-key=").last)
+            return try Ed25519PublicKey(keyID: "dev-1", base64: base64)
+        }
+    }
+
+    @Test("keygen writes a private key only its owner can read and a public key, and prints the line for the app")
+    func keygen() async throws {
+        let scratch = try CLIScratch()
+        defer { scratch.remove() }
+        let outcome = try await CLIProcess.run(["keygen", "--key-id", "prod-2026", "--out", scratch.path("keys")])
+        #expect(outcome.status == 0)
+        let privateFile = scratch.path("keys/prod-2026.key")
+        let attributes = try FileManager.default.attributesOfItem(atPath: privateFile)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let privateLine = try String(contentsOfFile: privateFile, encoding: .utf8)
+        let publicLine = try String(contentsOfFile: scratch.path("keys/prod-2026.pub"), encoding: .utf8)
+        #expect(privateLine.hasPrefix("keyid=prod-2026, ed25519-private-key=") && privateLine.count == 82)
+        #expect(publicLine.hasPrefix("keyid=prod-2026, ed25519-public-key=") && publicLine.count == 81)
+        let base64 = String(publicLine.dropFirst("keyid=prod-2026, ed25519-public-key=".count).dropLast())
+        #expect(outcome.standardOutput.contains("try Ed25519Verifier(base64Keys: [\"prod-2026\": \"\(base64)\"])"))
+
+        let again = try await CLIProcess.run(["keygen", "--key-id", "prod-2026", "--out", scratch.path("keys")])
+        #expect(again.status == 2)
+        #expect(again.standardError.contains("already exists (keygen never replaces a key)"))
+        #expect(try String(contentsOfFile: privateFile, encoding: .utf8) == privateLine, "the key is untouched")
+
+        let badID = try await CLIProcess.run(["keygen", "--key-id", "has space"])
+        #expect(badID.status == 64)
+        #expect(badID.standardError.contains("--key-id must be 1 to 64"))
+    }
+
+    @Test("sign writes config.json.sig, which verify accepts and a client accepts; --output - prints only the line")
+    func signAndVerify() async throws {
+        let workspace = try await Workspace.make()
+        defer { workspace.scratch.remove() }
+        let signed = try await CLIProcess.run(["sign", workspace.config, "--key", workspace.key, "--version", "42"])
+        #expect(signed.status == 0, "\(signed.standardError)")
+        #expect(signed.standardOutput.contains("X-Config-Signature: keyid=dev-1, version=42, sig="))
+        let line = try String(contentsOfFile: workspace.config + ".sig", encoding: .utf8)
+        #expect(line.hasPrefix("keyid=dev-1, version=42, sig=") && line.hasSuffix("\n"))
+
+        let verified = try await CLIProcess.run(["verify", workspace.config, "--key", workspace.publicKey])
+        #expect(verified.status == 0, "\(verified.standardError)")
+        #expect(verified.standardOutput.contains("is signed by dev-1, version 42."))
+        let byPrivate = try await CLIProcess.run(["verify", workspace.config, "--key", workspace.key])
+        #expect(byPrivate.status == 0, "a private key file verifies too")
+
+        // The library accepts what the tool signed.
+        let signature = try PayloadSignature(parsing: line.trimmingCharacters(in: .whitespacesAndNewlines))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: workspace.config))
+        try Ed25519Verifier(trustedKeys: [workspace.trustedKey()]).verify(bytes, signature: signature)
+
+        let printed = try await CLIProcess.run(["sign", workspace.config, "--key", workspace.key, "--output", "-"])
+        #expect(printed.status == 0)
+        let text = printed.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        let defaultVersion = try PayloadSignature(parsing: text).version
+        let now = UInt64(Date().timeIntervalSince1970 * 1000)
+        #expect(defaultVersion <= now && defaultVersion > now - 600_000, "the default version is the signing time in ms")
+    }
+
+    @Test("verify refuses, with exit status 1 and the reason: tampered, unsigned, malformed, unknown key, replayed")
+    func verifyRefusals() async throws {
+        let workspace = try await Workspace.make()
+        defer { workspace.scratch.remove() }
+        _ = try await CLIProcess.run(["sign", workspace.config, "--key", workspace.key, "--version", "42"])
+        let other = try await CLIProcess.run(["keygen", "--key-id", "other", "--out", workspace.scratch.path("keys")])
+        #expect(other.status == 0)
+
+        let unknown = try await CLIProcess.run(["verify", workspace.config, "--key", workspace.scratch.path("keys/other.pub")])
+        #expect(unknown.status == 1)
+        #expect(
+            unknown.standardError.contains("signed with the key id \"dev-1\", which this client does not trust (trusted: other)"))
+
+        let replayed = try await CLIProcess.run([
+            "verify", workspace.config, "--key", workspace.publicKey, "--after-version", "42",
+        ])
+        #expect(replayed.status == 1)
+        #expect(replayed.standardError.contains("signed with version 42, not above 42"))
+
+        try workspace.scratch.write("malformed.sig", "keyid=dev-1, sig=AAAA\n")
+        let malformed = try await CLIProcess.run([
+            "verify", workspace.config, "--key", workspace.publicKey, "--signature", workspace.scratch.path("malformed.sig"),
+        ])
+        #expect(malformed.status == 1)
+        #expect(malformed.standardError.contains("the signature is malformed (version is missing)"))
+
+        let unsigned = try await CLIProcess.run([
+            "verify", workspace.config, "--key", workspace.publicKey, "--signature", workspace.scratch.path("none.sig"),
+        ])
+        #expect(unsigned.status == 1)
+        #expect(unsigned.standardError.contains("there is no signature"))
+
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: workspace.config))
+        bytes[10] ^= 0x01
+        try bytes.write(to: URL(fileURLWithPath: workspace.config))
+        let tampered = try await CLIProcess.run(["verify", workspace.config, "--key", workspace.publicKey])
+        #expect(tampered.status == 1)
+        #expect(tampered.standardError.contains("does not match its bytes under the key \"dev-1\""))
+    }
+
+    @Test("unusable input is exit status 2 (unreadable file, a public key to sign with, a broken key file) or 64 (usage)")
+    func inputErrors() async throws {
+        let workspace = try await Workspace.make()
+        defer { workspace.scratch.remove() }
+        let publicToSign = try await CLIProcess.run(["sign", workspace.config, "--key", workspace.publicKey])
+        #expect(publicToSign.status == 2)
+        #expect(publicToSign.standardError.contains("holds a public key, which cannot sign"))
+
+        try workspace.scratch.write("broken.key", "not a key\n")
+        let broken = try await CLIProcess.run(["sign", workspace.config, "--key", workspace.scratch.path("broken.key")])
+        #expect(broken.status == 2)
+        #expect(broken.standardError.contains("is not a remote-config key file"))
+
+        try workspace.scratch.write("short.key", "keyid=dev-1, ed25519-private-key=AAAA\n")
+        let short = try await CLIProcess.run(["sign", workspace.config, "--key", workspace.scratch.path("short.key")])
+        #expect(short.status == 2)
+        #expect(short.standardError.contains("holds an unusable key: the private key for \"dev-1\" has 3 bytes"))
+
+        let missingFile = try await CLIProcess.run(["sign", workspace.scratch.path("nope.json"), "--key", workspace.key])
+        #expect(missingFile.status == 2)
+        #expect(missingFile.standardError.contains("cannot read"))
+
+        let missingKey = try await CLIProcess.run(["verify", workspace.config, "--key", workspace.scratch.path("nope.pub")])
+        #expect(missingKey.status == 2)
+
+        let noKey = try await CLIProcess.run(["verify", workspace.config])
+        #expect(noKey.status == 64)
+        let sidecarOnFile = try await CLIProcess.run(["verify", workspace.config, "--key", workspace.publicKey, "--sidecar"])
+        #expect(sidecarOnFile.status == 64)
+        #expect(sidecarOnFile.standardError.contains("--sidecar is for a URL"))
+
+        let noSuchFolder = try await CLIProcess.run([
+            "sign", workspace.config, "--key", workspace.key, "--output", workspace.scratch.path("no/such/folder/x.sig"),
+        ])
+        #expect(noSuchFolder.status == 2)
+        #expect(noSuchFolder.standardError.contains("cannot write"))
+
+        let outOntoFile = try await CLIProcess.run(["keygen", "--key-id", "k", "--out", workspace.config])
+        #expect(outOntoFile.status == 2)
+        #expect(outOntoFile.standardError.contains("cannot create the folder"))
+
+        try workspace.scratch.write("nokeyid.key", "ed25519-private-key=AAAA\n")
+        try workspace.scratch.write("nokey.pub", "keyid=dev-1, something=else\n")
+        for (file, detail) in [("nokeyid.key", "(no keyid)"), ("nokey.pub", "(no ed25519-private-key or ed25519-public-key)")] {
+            let outcome = try await CLIProcess.run(["verify", workspace.config, "--key", workspace.scratch.path(file)])
+            #expect(outcome.status == 2)
+            #expect(outcome.standardError.contains(detail), "\(outcome.standardError)")
+        }
+
+        let twin = try await CLIProcess.run(["keygen", "--key-id", "dev-1", "--out", workspace.scratch.path("twin")])
+        #expect(twin.status == 0)
+        let twoKeysOneID = try await CLIProcess.run([
+            "verify", workspace.config, "--key", workspace.publicKey, "--key", workspace.scratch.path("twin/dev-1.pub"),
+        ])
+        #expect(twoKeysOneID.status == 2)
+        #expect(twoKeysOneID.standardError.contains("two different public keys for the key id \"dev-1\""))
+
+        let signatureIsAFolder = try await CLIProcess.run([
+            "verify", workspace.config, "--key", workspace.publicKey, "--signature", workspace.scratch.path("keys"),
+        ])
+        #expect(signatureIsAFolder.status == 2)
+        #expect(signatureIsAFolder.standardError.contains("cannot read the signature file"))
+
+        let signatureForURL = try await CLIProcess.run([
+            "verify", "http://127.0.0.1:9/config.json", "--key", workspace.publicKey, "--signature", "x.sig",
+        ])
+        #expect(signatureForURL.status == 64)
+        let hostless = try await CLIProcess.run(["verify", "http://", "--key", workspace.publicKey])
+        #expect(hostless.status == 2)
+
+        let servePublic = try await CLIProcess.run(["serve", workspace.config, "--port", "0", "--sign-with", workspace.publicKey])
+        #expect(servePublic.status == 2)
+        #expect(servePublic.standardError.contains("holds a public key, which cannot sign"))
+    }
+
+    @Test(
+        "serve --sign-with signs what it serves (header and .sig); a client requiring signatures accepts it, and each edit is re-signed with a higher version",
+        arguments: [HTTPFetcher.SignatureTransport.header, .sidecarFile])
+    func serveSigned(transport: HTTPFetcher.SignatureTransport) async throws {
+        let workspace = try await Workspace.make()
+        defer { workspace.scratch.remove() }
+        try await CLIServer.with([workspace.config, "--port", "0", "--sign-with", workspace.key]) { server in
+            let announced = await server.waitForLine { $0.contains("Signing with key dev-1") }
+            #expect(announced != nil, "\(server.output)")
+            let url = try #require(URL(string: server.url()))
+            let fetcher = try HTTPFetcher(url: url, configuration: .init(timeout: 10, signatureTransport: transport))
+            let client = try RemoteConfigClient.builder(fetcher: fetcher)
+                .verifySignatures(with: try Ed25519Verifier(trustedKeys: [workspace.trustedKey()]))
+                .register(Self.flag)
+                .build()
+            _ = try await client.refresh()
+            #expect(client[Self.flag] == true)
+            let first = try PayloadSignature(parsing: try #require(client.status.snapshot?.signature))
+            #expect(first.keyID == "dev-1")
+
+            try workspace.scratch.write("config.json", #"{"new_checkout": false}"#)
+            let reloaded = await server.waitForLine { $0.contains("Reloaded /config.json") }
+            #expect(reloaded != nil, "\(server.output)")
+            #expect(try await client.refresh(force: true) == .updated(changedKeys: ["new_checkout"]))
+            let second = try PayloadSignature(parsing: try #require(client.status.snapshot?.signature))
+            #expect(second.version > first.version)
+            await client.stop()
+
+            let elsewhere = try await CLIHTTPClient.get(server.url("/nothing.json.sig"))
+            #expect(elsewhere.status == 404, "only served documents have a signature file")
+
+            let arguments = ["verify", server.url(), "--key", workspace.publicKey] + (transport == .header ? [] : ["--sidecar"])
+            let verified = try await CLIProcess.run(arguments)
+            #expect(verified.status == 0, "\(verified.standardError)")
+            #expect(verified.standardOutput.contains("is signed by dev-1, version \(second.version)."))
+        }
+    }
+
+    @Test(
+        "without --sign-with nothing is signed: no header, no .sig, and verify of the URL fails as missing; a server that is down fails as a fetch"
+    )
+    func serveUnsigned() async throws {
+        let workspace = try await Workspace.make()
+        defer { workspace.scratch.remove() }
+        try await CLIServer.with([workspace.config, "--port", "0"]) { server in
+            let response = try await CLIHTTPClient.get(server.url())
+            #expect(response.status == 200 && response.header("X-Config-Signature") == nil)
+            #expect(try await CLIHTTPClient.get(server.url("/config.json.sig")).status == 404)
+            let missing = try await CLIProcess.run(["verify", server.url(), "--key", workspace.publicKey])
+            #expect(missing.status == 1)
+            #expect(missing.standardError.contains("there is no signature"))
+        }
+        let down = try await CLIProcess.run(["verify", "http://127.0.0.1:9/config.json", "--key", workspace.publicKey])
+        #expect(down.status == 1)
+        #expect(down.standardError.contains("fetch failed"))
+    }
+
+    @Test("the demo shows a tampered payload refused before parsing, and the last good value kept")
+    func demoRefusesTampering() async throws {
+        let outcome = try await CLIProcess.run(["demo"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let text = outcome.standardOutput
+        for sentence in [
+            "11. Sign the config: a tampered payload is refused",
+            "200 OK with X-Config-Signature: keyid=demo-2026, version=",
+            "new_checkout = true  from the remote",
+            "The client refuses it before parsing, with a typed error: signature (not retryable).",
+            "its signature does not match its bytes under the key \"demo-2026\"",
+            "The last good configuration stays: new_checkout = true.",
+        ] {
+            #expect(text.contains(sentence), "missing: \(sentence)\n\(text)")
+        }
+    }
+
+    @Test("keygen, sign and verify explain themselves in --help")
+    func help() async throws {
+        for command in ["keygen", "sign", "verify"] {
+            let help = try await CLIProcess.run([command, "--help"])
+            #expect(help.status == 0)
+            #expect(help.standardOutput.contains("USAGE: remote-config \(command)"))
+        }
+        let serve = try await CLIProcess.run(["serve", "--help"])
+        #expect(serve.standardOutput.contains("--sign-with"))
+        let root = try await CLIProcess.run(["--help"])
+        for command in ["keygen", "sign", "verify"] { #expect(root.standardOutput.contains("  \(command) ")) }
+    }
+
+    @Test(
+        "interoperability: OpenSSL verifies what the tool signs, and the tool verifies what OpenSSL signs (standard Ed25519)",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "needs /usr/bin/openssl"))
+    func openSSL() async throws {
+        let workspace = try await Workspace.make()
+        defer { workspace.scratch.remove() }
+        let config = try Data(contentsOf: URL(fileURLWithPath: workspace.config))
+        let message = workspace.scratch.url.appendingPathComponent("message.bin")
+
+        // Ours, checked by OpenSSL: the signed message is the documented prefix, version and payload.
+        _ = try await CLIProcess.run(["sign", workspace.config, "--key", workspace.key, "--version", "7"])
+        let ours = try PayloadSignature(
+            parsing: String(contentsOfFile: workspace.config + ".sig", encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines))
+        try PayloadSignature.signedMessage(payload: config, version: 7).write(to: message)
+        try ours.signature.write(to: workspace.scratch.url.appendingPathComponent("ours.sig.bin"))
+        // The DER SubjectPublicKeyInfo header of an Ed25519 key (RFC 8410), then the 32 raw bytes.
+        let derPrefix = Data([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00])
+        let publicDER = derPrefix + (try workspace.trustedKey().rawRepresentation)
+        try publicDER.write(to: workspace.scratch.url.appendingPathComponent("public.der"))
+        let check = try await openssl(
+            [
+                "pkeyutl", "-verify", "-pubin", "-keyform", "DER", "-inkey", "public.der", "-rawin", "-in", "message.bin",
+                "-sigfile", "ours.sig.bin",
+            ], in: workspace.scratch.url)
+        #expect(check.status == 0 && check.standardOutput.contains("Signature Verified Successfully"), "\(check.standardError)")
+
+        // OpenSSL's, checked by the tool: a key made by OpenSSL, its raw public key in a key file.
+        _ = try await openssl(["genpkey", "-algorithm", "ed25519", "-out", "ossl.pem"], in: workspace.scratch.url)
+        _ = try await openssl(
+            ["pkey", "-in", "ossl.pem", "-pubout", "-outform", "DER", "-out", "ossl.pub.der"], in: workspace.scratch.url)
+        let raw = try Data(contentsOf: workspace.scratch.url.appendingPathComponent("ossl.pub.der")).suffix(32)
+        try workspace.scratch.write("ossl.pub", "keyid=ossl, ed25519-public-key=\(raw.base64EncodedString())\n")
+        try PayloadSignature.signedMessage(payload: config, version: 9).write(to: message)
+        let signed = try await openssl(
+            ["pkeyutl", "-sign", "-inkey", "ossl.pem", "-rawin", "-in", "message.bin", "-out", "ossl.sig.bin"],
+            in: workspace.scratch.url)
+        #expect(signed.status == 0, "\(signed.standardError)")
+        let theirs = try Data(contentsOf: workspace.scratch.url.appendingPathComponent("ossl.sig.bin"))
+        try workspace.scratch.write("config.json.ossl", PayloadSignature(keyID: "ossl", version: 9, signature: theirs).text)
+        let verified = try await CLIProcess.run([
+            "verify", workspace.config, "--key", workspace.scratch.path("ossl.pub"), "--signature",
+            workspace.scratch.path("config.json.ossl"),
+        ])
+        #expect(verified.status == 0, "\(verified.standardError)")
+    }
+
+    private func openssl(_ arguments: [String], in directory: URL) async throws -> ChildProcess.Outcome {
+        try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/openssl"), arguments: arguments, environment: ProcessInfo.processInfo.environment,
+            currentDirectory: directory)
+    }
+}

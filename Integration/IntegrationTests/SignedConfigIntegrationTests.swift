@@ -1,0 +1,248 @@
+import ConfigDomain
+import ConfigPorts
+import FileCacheAdapter
+import FlyingFox
+import Foundation
+import HTTPAdapter
+import RemoteConfig
+import SigningAdapter
+import TestDoubles
+import TestSupport
+import Testing
+
+/// Signed configurations end to end with real parts: `HTTPFetcher` against a real HTTP server on
+/// 127.0.0.1 (header and sidecar transports), `FileSnapshotCache` on the real file system, Ed25519.
+@Suite("Signed configurations end to end: HTTP header and sidecar, file cache, tampering and replay")
+struct SignedConfigIntegrationTests {
+    static let flag = ConfigKey("new_checkout", default: false)
+    static let retries = ConfigKey("max_retries", default: 3)
+
+    static let signer = Self.makeSigner("prod-2026", 11)
+    static let stranger = Self.makeSigner("other", 12)
+
+    static func makeSigner(_ keyID: String, _ seed: UInt8) -> Ed25519Signer {
+        // A fixed 32-byte seed is always a valid Ed25519 private key, so this cannot throw.
+        try! Ed25519Signer(keyID: keyID, privateKey: Data(repeating: seed, count: 32))
+    }
+
+    static func json(flag: Bool, retries: Int) -> Data { Data(#"{"new_checkout":\#(flag),"max_retries":\#(retries)}"#.utf8) }
+
+    /// What the scripted server serves: the payload, its ETag, the header and the sidecar text (nil: none).
+    struct Published: Sendable {
+        var body: Data
+        var etag: String
+        var header: String?
+        var sidecar: String?
+    }
+
+    /// A server that serves `published` at /config.json (304 on a matching ETag) and its sidecar at /config.json.sig.
+    static func serving(_ published: Locked<Published>) -> TestHTTPServer.Handler {
+        { request in
+            let current = published.current
+            if request.path == "/config.json.sig" {
+                guard let sidecar = current.sidecar else { return Reply.make(404, ["Content-Type": "text/plain"]) }
+                return Reply.make(200, ["Content-Type": "application/octet-stream"], body: Data((sidecar + "\n").utf8))
+            }
+            if request.headers[HTTPHeader("If-None-Match")] == current.etag { return Reply.make(304, ["ETag": current.etag]) }
+            var headers = ["Content-Type": "application/json", "ETag": current.etag]
+            if let header = current.header { headers["X-Config-Signature"] = header }
+            return Reply.make(200, headers, body: current.body)
+        }
+    }
+
+    /// A published version signed at `version`, in both transports.
+    static func signed(_ body: Data, version: UInt64, etag: String, by signer: Ed25519Signer = signer) throws -> Published {
+        let text = try signer.sign(body, version: version).text
+        return Published(body: body, etag: etag, header: text, sidecar: text)
+    }
+
+    func withDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rc-signed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try await body(directory)
+    }
+
+    func makeClient(
+        _ url: URL, _ directory: URL, transport: HTTPFetcher.SignatureTransport, verify: Bool = true,
+        observer: RecordingObserver = RecordingObserver()
+    ) throws -> RemoteConfigClient {
+        let fetcher = try HTTPFetcher(url: url, configuration: .init(timeout: 10, signatureTransport: transport))
+        var builder = RemoteConfigClient.builder(fetcher: fetcher)
+            .cache(FileSnapshotCache(directory: directory), name: "app")
+            .observer(observer)
+            .register(Self.flag, Self.retries)
+        if verify { builder = builder.verifySignatures(with: try Ed25519Verifier(trustedKeys: [Self.signer.publicKey])) }
+        return try builder.build()
+    }
+
+    /// The signature error a forced refresh fails with, or nil (recording an issue).
+    func refusal(_ client: RemoteConfigClient, sourceLocation: SourceLocation = #_sourceLocation) async -> SignatureError? {
+        do throws(ConfigError) {
+            let result = try await client.refresh(force: true)
+            Issue.record("expected a signature refusal, got \(result)", sourceLocation: sourceLocation)
+        } catch {
+            if case .signature(let refusal) = error { return refusal }
+            Issue.record("expected a signature refusal, got \(error)", sourceLocation: sourceLocation)
+        }
+        return nil
+    }
+
+    @Test(
+        "accepted, tampered on the server and refused (last good kept, cache untouched), 304 keeps the verified signature, relaunch verifies the cache",
+        arguments: [HTTPFetcher.SignatureTransport.header, .sidecarFile])
+    func endToEnd(transport: HTTPFetcher.SignatureTransport) async throws {
+        let good = Self.json(flag: true, retries: 5)
+        let published = Locked(try Self.signed(good, version: 1_000, etag: "\"v1\""))
+        try await TestHTTPServer.with(Self.serving(published)) { server in
+            try await withDirectory { directory in
+                let client = try makeClient(server.url(), directory, transport: transport)
+                #expect(Set(try await client.refresh().changedKeys) == ["new_checkout", "max_retries"])
+                #expect(client[Self.flag] == true && client[Self.retries] == 5)
+                let cache = FileSnapshotCache(directory: directory)
+                let stored = try #require(cache.load("app", slot: .active).snapshot)
+                #expect(stored.payload == good)
+                #expect(stored.metadata.signature == published.current.header, "the signature is cached with the payload")
+
+                // The bucket is compromised: other bytes, the old signature, a new ETag.
+                published.withLock {
+                    $0.body = Self.json(flag: false, retries: 0); $0.etag = "\"evil\""
+                }
+                let refusal = try #require(await refusal(client))
+                #expect(refusal.kind == .mismatch(keyID: "prod-2026"))
+                #expect(client[Self.flag] == true && client[Self.retries] == 5, "the last good values stay")
+                #expect(cache.load("app", slot: .active).snapshot?.payload == good, "the cache keeps the last good payload")
+
+                // The real publisher fixes it; a 304 after that fetches no new signature and keeps the verified one.
+                published.withLock { $0 = try! Self.signed(Self.json(flag: false, retries: 7), version: 2_000, etag: "\"v2\"") }
+                #expect(Set(try await client.refresh(force: true).changedKeys) == ["new_checkout", "max_retries"])
+                let before = server.requests.count
+                #expect(try await client.refresh(force: true) == .unchanged)
+                #expect(server.requests.count == before + 1, "a 304 fetches no signature file")
+                #expect(client.status.snapshot?.signature == published.current.header)
+                await client.stop()
+
+                // Relaunch: the cached payload is verified again, offline.
+                await server.stop()
+                let relaunched = try makeClient(server.url(), directory, transport: transport)
+                #expect(relaunched[Self.retries] == 7)
+                #expect(relaunched.status.cache == .inSync)
+                await relaunched.stop()
+            }
+        }
+    }
+
+    @Test("sidecar deploy race: the new payload with the old .sig is refused, and the next refresh heals once the .sig is up")
+    func sidecarDeployRace() async throws {
+        let published = Locked(try Self.signed(Self.json(flag: false, retries: 1), version: 1, etag: "\"v1\""))
+        try await TestHTTPServer.with(Self.serving(published)) { server in
+            try await withDirectory { directory in
+                let client = try makeClient(server.url(), directory, transport: .sidecarFile)
+                _ = try await client.refresh()
+                let next = try Self.signed(Self.json(flag: true, retries: 2), version: 2, etag: "\"v2\"")
+                published.withLock {
+                    $0.body = next.body; $0.etag = next.etag
+                }  // payload uploaded, .sig not yet
+                #expect(await refusal(client)?.kind == .mismatch(keyID: "prod-2026"))
+                #expect(client[Self.flag] == false)
+                published.withLock { $0.sidecar = next.sidecar }
+                #expect(try await client.refresh(force: true).changedKeys.contains("new_checkout"))
+                #expect(client[Self.flag] == true && client[Self.retries] == 2)
+                await client.stop()
+            }
+        }
+    }
+
+    @Test(
+        "missing signature where required (no header, or a 404 .sig), and a key the client does not trust",
+        arguments: [HTTPFetcher.SignatureTransport.header, .sidecarFile])
+    func missingAndUnknown(transport: HTTPFetcher.SignatureTransport) async throws {
+        let body = Self.json(flag: true, retries: 4)
+        let published = Locked(Published(body: body, etag: "\"v1\"", header: nil, sidecar: nil))
+        try await TestHTTPServer.with(Self.serving(published)) { server in
+            try await withDirectory { directory in
+                let client = try makeClient(server.url(), directory, transport: transport)
+                let missing = try #require(await refusal(client))
+                #expect(missing.kind == .missing)
+                #expect(missing.message.contains(server.url().absoluteString))
+                published.withLock { $0 = try! Self.signed(body, version: 1, etag: "\"v1\"", by: Self.stranger) }
+                #expect(await refusal(client)?.kind == .unknownKey("other"))
+                #expect(client[Self.flag] == false, "nothing was accepted: the defaults stay")
+                #expect(FileSnapshotCache(directory: directory).load("app", slot: .active) == .miss, "nothing was cached")
+                await client.stop()
+            }
+        }
+    }
+
+    @Test("an old payload, validly signed, replayed by the server after a newer one, is refused")
+    func replayOverHTTP() async throws {
+        let old = try Self.signed(Self.json(flag: true, retries: 1), version: 100, etag: "\"old\"")
+        let published = Locked(old)
+        try await TestHTTPServer.with(Self.serving(published)) { server in
+            try await withDirectory { directory in
+                let client = try makeClient(server.url(), directory, transport: .header)
+                _ = try await client.refresh()
+                published.withLock { $0 = try! Self.signed(Self.json(flag: false, retries: 2), version: 200, etag: "\"new\"") }
+                _ = try await client.refresh(force: true)
+                published.withLock { $0 = old }
+                #expect(await refusal(client)?.kind == .replayed(version: 100, lastAccepted: 200))
+                #expect(client[Self.flag] == false && client[Self.retries] == 2)
+                await client.stop()
+
+                // After a relaunch the floor still holds: it is in the cache's metadata.
+                let relaunched = try makeClient(server.url(), directory, transport: .header)
+                #expect(await refusal(relaunched)?.kind == .replayed(version: 100, lastAccepted: 200))
+                await relaunched.stop()
+            }
+        }
+    }
+
+    @Test("a cache file rewritten with other bytes (its checksums recomputed) is refused at build; an unsigned one too")
+    func tamperedDiskCache() async throws {
+        let good = Self.json(flag: true, retries: 5)
+        let published = Locked(try Self.signed(good, version: 1, etag: "\"v1\""))
+        try await TestHTTPServer.with(Self.serving(published)) { server in
+            try await withDirectory { directory in
+                let first = try makeClient(server.url(), directory, transport: .header)
+                _ = try await first.refresh()
+                await first.stop()
+
+                // Someone with write access to the app's files stores a valid cache file around other bytes.
+                let cache = FileSnapshotCache(directory: directory)
+                var snapshot = try #require(cache.load("app", slot: .active).snapshot)
+                snapshot.payload = Self.json(flag: false, retries: 9)
+                snapshot.metadata.contentHash = ContentHash(of: snapshot.payload)
+                try await cache.store(snapshot, as: "app", slot: .active)
+                #expect(cache.load("app", slot: .active).snapshot?.payload == snapshot.payload, "the cache itself accepts it")
+
+                let observer = RecordingObserver()
+                let relaunched = try makeClient(server.url(), directory, transport: .header, observer: observer)
+                #expect(relaunched[Self.flag] == false && relaunched[Self.retries] == 3, "defaults, not the altered values")
+                guard case .unreadable(let error) = relaunched.status.cache, case .untrusted(let refusal) = error.kind else {
+                    Issue.record("expected an untrusted cache, got \(relaunched.status.cache)")
+                    return
+                }
+                #expect(refusal.kind == .mismatch(keyID: "prod-2026"))
+                #expect(observer.events.contains(.cacheUnreadable(error)))
+                // The next refresh brings the signed payload back.
+                #expect(try await relaunched.refresh(force: true).changedKeys.contains("max_retries"))
+                #expect(relaunched[Self.retries] == 5)
+                await relaunched.stop()
+
+                // A cache written by an app that did not verify (unsigned payload) is refused by one that does.
+                published.withLock {
+                    $0 = Published(body: Self.json(flag: true, retries: 6), etag: "\"unsigned\"", header: nil, sidecar: nil)
+                }
+                let unverified = try makeClient(server.url(), directory, transport: .header, verify: false)
+                _ = try await unverified.refresh(force: true)
+                await unverified.stop()
+                let strict = try makeClient(server.url(), directory, transport: .header)
+                guard case .unreadable(let unsigned) = strict.status.cache, case .untrusted(let missing) = unsigned.kind else {
+                    Issue.record("expected an untrusted cache, got \(strict.status.cache)")
+                    return
+                }
+                #expect(missing.kind == .missing)
+                await strict.stop()
+            }
+        }
+    }
+}

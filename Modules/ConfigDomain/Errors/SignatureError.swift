@@ -1,0 +1,37 @@
+import Foundation
+
+/// A payload whose signature does not let the client trust it, refused before it is parsed.
+///
+/// Never retryable as such: fetching the same bytes again gives the same answer. The last good
+/// configuration stays, and a later refresh that brings a correctly signed payload succeeds.
+public struct SignatureError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why the signature is refused.
+    public enum Kind: Sendable, Hashable {
+        /// Signatures are required and the payload came without one.
+        case missing
+        /// The signature text does not read as `keyid=…, version=…, sig=…`.
+        case malformed
+        /// The signature names a key id the client does not trust.
+        case unknownKey(String)
+        /// The signature does not match the payload under the named key: the payload or the
+        /// signature was altered, or another key signed it.
+        case mismatch(keyID: String)
+        /// The signed version is not newer than the version the client already accepted: an old
+        /// payload was replayed, or the publisher's version went backwards.
+        case replayed(version: UInt64, lastAccepted: UInt64)
+    }
+
+    /// Why the signature is refused.
+    public var kind: Kind
+    /// What happened and what to do, for a person.
+    public var message: String
+
+    /// Creates a signature error.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// `signature refused: <message>`.
+    public var description: String { "signature refused: \(message)" }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+extension PayloadSignature {
+    /// The longest signature text accepted, in characters (a real one is about 130).
+    public static let maxTextLength = 1024
+
+    /// The longest key id accepted, in characters.
+    public static let maxKeyIDLength = 64
+
+    /// The signature as it travels: `keyid=<id>, version=<decimal>, sig=<standard base64>`.
+    public var text: String {
+        "keyid=\(keyID), version=\(version), sig=\(signature.base64EncodedString())"
+    }
+
+    /// Whether `keyID` can name a key: 1 to 64 ASCII letters, digits, `.`, `_` or `-`.
+    public static func isValidKeyID(_ keyID: String) -> Bool {
+        (1...maxKeyIDLength).contains(keyID.unicodeScalars.count) && keyID.unicodeScalars.allSatisfy(keyIDCharacters.contains)
+    }
+
+    private static let keyIDCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".unicodeScalars)
+
+    /// Reads the text form: `keyid`, `version` and `sig`, each exactly once, in any order, separated
+    /// by commas, with spaces or tabs around the parts. Names are case-insensitive; values are not.
+    ///
+    /// - Throws: ``SignatureError`` (`.malformed`) saying which part is wrong.
+    public init(parsing text: String) throws(SignatureError) {
+        func malformed(_ detail: String) -> SignatureError {
+            SignatureError(
+                .malformed,
+                "the signature is malformed (\(detail)); expected one line such as keyid=prod-1, version=1767225600000, sig=<base64>"
+            )
+        }
+        guard text.count <= Self.maxTextLength else {
+            throw malformed("it is longer than \(Self.maxTextLength) characters")
+        }
+        var fields: [String: String] = [:]
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let item = part.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+            guard let equals = item.firstIndex(of: "=") else {
+                throw malformed(item.isEmpty ? "it has an empty part" : "\"\(Self.printable(item))\" is not name=value")
+            }
+            let name = item[..<equals].lowercased()
+            let value = String(item[item.index(after: equals)...])
+            guard ["keyid", "version", "sig"].contains(name) else {
+                throw malformed("unknown part \"\(Self.printable(name))\"")
+            }
+            guard fields.updateValue(value, forKey: name) == nil else { throw malformed("\(name) is given twice") }
+        }
+        guard let keyID = fields["keyid"] else { throw malformed("keyid is missing") }
+        guard let versionText = fields["version"] else { throw malformed("version is missing") }
+        guard let base64 = fields["sig"] else { throw malformed("sig is missing") }
+        guard Self.isValidKeyID(keyID) else {
+            throw malformed("keyid must be 1 to \(Self.maxKeyIDLength) ASCII letters, digits, '.', '_' or '-'")
+        }
+        guard !versionText.isEmpty, versionText.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            let version = UInt64(versionText)
+        else {
+            throw malformed("version must be a whole number from 0 to \(UInt64.max)")
+        }
+        guard !base64.isEmpty, let signature = Data(base64Encoded: base64) else {
+            throw malformed("sig is not standard base64")
+        }
+        self.init(keyID: keyID, version: version, signature: signature)
+    }
+
+    /// `text` with anything but printable ASCII replaced by `?`, cut to 40 characters, for messages.
+    private static func printable(_ text: String) -> String {
+        String(text.unicodeScalars.prefix(40).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+    }
+}

@@ -1,0 +1,380 @@
+import ConfigDomain
+import ConfigPorts
+import Foundation
+import RemoteConfig
+import SigningAdapter
+import TestDoubles
+import Testing
+
+/// A client built with `verifySignatures(with:)` and the real Ed25519 verifier: what it accepts,
+/// what it refuses (before parsing, keeping the last good configuration), and how it reports it.
+@Suite("A client that requires signatures")
+struct ClientSignatureTests {
+    static let flag = ConfigKey("new_checkout", default: false)
+    static let retries = ConfigKey("max_retries", default: 3)
+
+    static func json(flag: Bool, retries: Int = 3) -> Data {
+        utf8(#"{"new_checkout":\#(flag),"max_retries":\#(retries)}"#)
+    }
+
+    /// A fetched payload with the signature text `signature`.
+    static func fetched(_ bytes: Data, signature: String?, etag: String = "\"e\"") -> ScriptedFetcher.Step {
+        .modified(
+            FetchedPayload(
+                bytes: bytes, validators: Validators(etag: etag), source: "https://cdn.test/config.json", signature: signature))
+    }
+
+    /// A signed payload step.
+    static func signed(_ bytes: Data, version: UInt64, by signer: Ed25519Signer = TestKeys.current) throws -> ScriptedFetcher.Step
+    {
+        fetched(bytes, signature: try signer.text(bytes, version: version))
+    }
+
+    /// The pieces of one test: fetcher, cache, observer, counting format, client.
+    struct Harness {
+        let fetcher = ScriptedFetcher()
+        let cache: InMemoryCache
+        let observer = RecordingObserver()
+        let format = CountingFormat()
+        let client: RemoteConfigClient
+
+        init(
+            cache: InMemoryCache = InMemoryCache(), verifier: (any PayloadVerifier)? = nil,
+            activation: ActivationPolicy = .immediate
+        ) throws {
+            self.cache = cache
+            var builder = RemoteConfigClient.builder(fetcher: fetcher)
+                .clock(ManualClock())
+                .cache(cache)
+                .observer(observer)
+                .payloadFormat(format)
+                .activation(activation)
+                .register(ClientSignatureTests.flag, ClientSignatureTests.retries)
+            builder = builder.verifySignatures(with: try verifier ?? TestKeys.verifier())
+            client = try builder.build()
+        }
+
+        /// Refreshes (forced past any backoff) and returns the signature error it failed with.
+        func refusal(sourceLocation: SourceLocation = #_sourceLocation) async -> SignatureError? {
+            do throws(ConfigError) {
+                let result = try await client.refresh(force: true)
+                Issue.record("expected a signature refusal, got \(result)", sourceLocation: sourceLocation)
+            } catch {
+                if case .signature(let refusal) = error { return refusal }
+                Issue.record("expected a signature refusal, got \(error)", sourceLocation: sourceLocation)
+            }
+            return nil
+        }
+    }
+
+    // MARK: Accepted
+
+    @Test("a signed payload is verified, activated, and cached with its signature")
+    func acceptsSigned() async throws {
+        let harness = try Harness()
+        let bytes = Self.json(flag: true, retries: 7)
+        let text = try TestKeys.current.text(bytes, version: 1)
+        harness.fetcher.enqueue(Self.fetched(bytes, signature: text))
+        #expect(Set(try await harness.client.refresh().changedKeys) == ["max_retries", "new_checkout"])
+        #expect(harness.client[Self.flag] == true)
+        #expect(harness.cache.snapshot("default")?.metadata.signature == text)
+        #expect(harness.client.status.snapshot?.signature == text)
+    }
+
+    @Test("a payload signed with the previous key is accepted while both keys are trusted")
+    func acceptsRotatedKey() async throws {
+        let harness = try Harness()
+        harness.fetcher.enqueue(try Self.signed(Self.json(flag: true), version: 1, by: TestKeys.previous))
+        #expect(try await harness.client.refresh() == .updated(changedKeys: ["new_checkout"]))
+    }
+
+    // MARK: Refused, before parsing, last good kept
+
+    @Test("a tampered payload is refused before it is parsed; the last good configuration stays; an event reports it")
+    func refusesTampered() async throws {
+        let harness = try Harness()
+        harness.fetcher.enqueue(try Self.signed(Self.json(flag: false, retries: 5), version: 1))
+        _ = try await harness.client.refresh()
+        let decodes = harness.format.count
+
+        let good = Self.json(flag: false, retries: 5)
+        var tampered = Self.json(flag: true, retries: 5)
+        tampered.append(contentsOf: [0x20])
+        harness.fetcher.enqueue(Self.fetched(tampered, signature: try TestKeys.current.text(good, version: 2)))
+        let refusal = try #require(await harness.refusal())
+        #expect(refusal.kind == .mismatch(keyID: "prod-2026"))
+        #expect(refusal.message.hasPrefix("the payload from https://cdn.test/config.json: its signature does not match"))
+        #expect(harness.format.count == decodes, "the tampered bytes never reached the payload format")
+        #expect(harness.client[Self.flag] == false && harness.client[Self.retries] == 5, "the last good values stay")
+        #expect(harness.cache.snapshot("default")?.payload == good, "the cache keeps the last good payload")
+        #expect(harness.client.status.lastError == .signature(refusal))
+        #expect(!ConfigError.signature(refusal).isRetryable)
+        #expect(harness.observer.events.contains(.refreshFailed(.signature(refusal))))
+    }
+
+    @Test("bytes that do not even parse, with a bad signature, fail on the signature: it is checked first")
+    func signatureBeforeParsing() async throws {
+        let harness = try Harness()
+        let garbage = utf8("{not json")
+        harness.fetcher.enqueue(Self.fetched(garbage, signature: try TestKeys.impostor.text(garbage, version: 1)))
+        #expect(await harness.refusal()?.kind == .mismatch(keyID: "prod-2026"))
+        #expect(harness.format.count == 0)
+    }
+
+    @Test("a payload without a signature is refused: signatures are required")
+    func refusesUnsigned() async throws {
+        let harness = try Harness()
+        harness.fetcher.enqueue(Self.fetched(Self.json(flag: true), signature: nil))
+        let refusal = try #require(await harness.refusal())
+        #expect(refusal.kind == .missing)
+        #expect(refusal.message.contains("carries no signature, and this client requires one"))
+        #expect(refusal.message.contains("X-Config-Signature"))
+        #expect(harness.client[Self.flag] == false)
+        #expect(harness.format.count == 0)
+    }
+
+    @Test("a malformed signature is refused, saying what is wrong")
+    func refusesMalformed() async throws {
+        let harness = try Harness()
+        harness.fetcher.enqueue(Self.fetched(Self.json(flag: true), signature: "keyid=prod-2026, sig=AAAA"))
+        let refusal = try #require(await harness.refusal())
+        #expect(refusal.kind == .malformed)
+        #expect(refusal.message.contains("version is missing"))
+        #expect(harness.format.count == 0)
+    }
+
+    @Test("a signature by an unknown key id is refused, naming it")
+    func refusesUnknownKey() async throws {
+        let harness = try Harness()
+        harness.fetcher.enqueue(try Self.signed(Self.json(flag: true), version: 1, by: TestKeys.stranger))
+        let refusal = try #require(await harness.refusal())
+        #expect(refusal.kind == .unknownKey("stranger"))
+        #expect(harness.client[Self.flag] == false)
+    }
+
+    @Test("a payload signed by another key under a trusted key id is refused")
+    func refusesImpostor() async throws {
+        let harness = try Harness()
+        harness.fetcher.enqueue(try Self.signed(Self.json(flag: true), version: 1, by: TestKeys.impostor))
+        #expect(await harness.refusal()?.kind == .mismatch(keyID: "prod-2026"))
+    }
+
+    @Test("flipping any one bit of the payload the client fetches: all refused, the last good values kept (exhaustive)")
+    func everyBitThroughTheClient() async throws {
+        let harness = try Harness()
+        let good = utf8(#"{"new_checkout":false}"#)
+        harness.fetcher.enqueue(try Self.signed(good, version: 1))
+        _ = try await harness.client.refresh()
+        let signature = try TestKeys.current.text(good, version: 2)
+        var accepted: [Int] = []
+        for bit in 0..<(good.count * 8) {
+            var tampered = good
+            tampered[bit / 8] ^= 1 << UInt8(bit % 8)
+            harness.fetcher.enqueue(Self.fetched(tampered, signature: signature))
+            do throws(ConfigError) {
+                _ = try await harness.client.refresh(force: true)
+                accepted.append(bit)
+            } catch {
+                if case .signature(let refusal) = error, refusal.kind == .mismatch(keyID: "prod-2026") { continue }
+                accepted.append(bit)
+            }
+        }
+        #expect(accepted.isEmpty, "bit flips not refused as mismatches: \(accepted)")
+        #expect(harness.format.count == 1, "only the good payload was ever parsed")
+        #expect(harness.client[Self.flag] == false)
+    }
+
+    // MARK: Replay
+
+    @Test("an old payload, validly signed, is refused when replayed after a newer one")
+    func refusesReplay() async throws {
+        let harness = try Harness()
+        let old = Self.json(flag: true)
+        let oldStep = try Self.signed(old, version: 100)
+        harness.fetcher.enqueue(oldStep)
+        _ = try await harness.client.refresh()
+        harness.fetcher.enqueue(try Self.signed(Self.json(flag: false), version: 200))
+        _ = try await harness.client.refresh(force: true)
+        #expect(harness.client[Self.flag] == false)
+
+        harness.fetcher.enqueue(oldStep)
+        let refusal = try #require(await harness.refusal())
+        #expect(refusal.kind == .replayed(version: 100, lastAccepted: 200))
+        #expect(refusal.message.contains("older than version 200"))
+        #expect(refusal.message.contains("sign the current payload with a version above 200"))
+        #expect(harness.client[Self.flag] == false, "the replayed value never applies")
+    }
+
+    @Test("other bytes under the version already accepted are refused too; a higher version is accepted")
+    func sameVersionOtherBytes() async throws {
+        let harness = try Harness()
+        harness.fetcher.enqueue(try Self.signed(Self.json(flag: true), version: 5))
+        _ = try await harness.client.refresh()
+        harness.fetcher.enqueue(try Self.signed(Self.json(flag: false), version: 5))
+        let refusal = try #require(await harness.refusal())
+        #expect(refusal.kind == .replayed(version: 5, lastAccepted: 5))
+        #expect(refusal.message.contains("every new payload needs a new, higher version"))
+        harness.fetcher.enqueue(try Self.signed(Self.json(flag: false), version: 6))
+        #expect(try await harness.client.refresh(force: true) == .updated(changedKeys: ["new_checkout"]))
+    }
+
+    @Test("the replay floor is kept with the cache: after a relaunch, an older payload is still refused")
+    func replayFloorSurvivesRelaunch() async throws {
+        let cache = InMemoryCache()
+        let first = try Harness(cache: cache)
+        first.fetcher.enqueue(try Self.signed(Self.json(flag: true), version: 50))
+        _ = try await first.client.refresh()
+        await first.client.stop()
+
+        let relaunched = try Harness(cache: cache)
+        #expect(relaunched.client[Self.flag] == true, "the cached payload verified at build")
+        relaunched.fetcher.enqueue(try Self.signed(Self.json(flag: false), version: 49))
+        #expect(await relaunched.refusal()?.kind == .replayed(version: 49, lastAccepted: 50))
+    }
+
+    @Test("a snapshot waiting for activation is the floor too")
+    func pendingIsTheFloor() async throws {
+        let harness = try Harness(activation: .manual)
+        harness.fetcher.enqueue(try Self.signed(Self.json(flag: true), version: 10))
+        #expect(try await harness.client.refresh() == .pendingActivation(changedKeys: ["new_checkout"]))
+        harness.fetcher.enqueue(try Self.signed(Self.json(flag: false, retries: 4), version: 9))
+        #expect(await harness.refusal()?.kind == .replayed(version: 9, lastAccepted: 10))
+    }
+
+    @Test("the same bytes again renew the held snapshot and keep its verified signature, whatever signature comes with them")
+    func sameBytesKeepTheVerifiedSignature() async throws {
+        let harness = try Harness()
+        let bytes = Self.json(flag: true)
+        let text = try TestKeys.current.text(bytes, version: 3)
+        harness.fetcher.enqueue(Self.fetched(bytes, signature: text))
+        _ = try await harness.client.refresh()
+        harness.fetcher.enqueue(Self.fetched(bytes, signature: "garbage", etag: "\"e2\""))
+        #expect(try await harness.client.refresh(force: true) == .unchanged)
+        #expect(harness.cache.snapshot("default")?.metadata.signature == text)
+        #expect(harness.cache.snapshot("default")?.metadata.validators.etag == "\"e2\"")
+    }
+
+    // MARK: Cache at build
+
+    @Test("a cached payload that verifies is used at build")
+    func verifiedCacheLoads() async throws {
+        let cache = InMemoryCache()
+        try await cache.put(Self.json(flag: true), signature: TestKeys.current.text(Self.json(flag: true), version: 1))
+        let harness = try Harness(cache: cache)
+        #expect(harness.client[Self.flag] == true)
+        #expect(harness.client.status.cache == .inSync)
+    }
+
+    @Test(
+        "a cached payload altered on disk, unsigned, or signed by a key no longer trusted is refused at build: defaults, a typed report, an event",
+        arguments: CacheTamper.allCases)
+    func refusesCachedPayload(_ tamper: CacheTamper) async throws {
+        let cache = InMemoryCache()
+        let good = Self.json(flag: true, retries: 9)
+        switch tamper {
+        case .alteredBytes:
+            // An attacker who rewrites the cache can recompute its checksums, but not the signature.
+            try await cache.put(Self.json(flag: true, retries: 1), signature: TestKeys.current.text(good, version: 1))
+        case .unsigned:
+            try await cache.put(good, signature: nil)
+        case .retiredKey:
+            try await cache.put(good, signature: TestKeys.stranger.text(good, version: 1))
+        case .malformed:
+            try await cache.put(good, signature: "keyid=prod-2026")
+        }
+        let harness = try Harness(cache: cache)
+        #expect(harness.client[Self.flag] == false && harness.client[Self.retries] == 3, "defaults, not the cached values")
+        #expect(harness.format.count == 0, "the cached payload was never parsed")
+        guard case .unreadable(let error) = harness.client.status.cache, case .untrusted(let refusal) = error.kind else {
+            Issue.record("expected an untrusted cache, got \(harness.client.status.cache)")
+            return
+        }
+        #expect(refusal.kind == tamper.expected)
+        #expect(error.message.hasPrefix("the cached payload for \"default\" was not used: the payload from test-cache"))
+        #expect(error.message.hasSuffix("serving defaults until a refresh brings a payload that verifies"))
+        #expect(harness.observer.events.contains(.cacheUnreadable(error)))
+    }
+
+    @Test("under next-launch activation, the promoted pending snapshot is verified at build")
+    func promotedPendingIsVerified() async throws {
+        let cache = InMemoryCache()
+        let signedBytes = Self.json(flag: false)
+        let stored = Self.json(flag: true)
+        let forged = CachedSnapshot.metadata(stored, signature: try TestKeys.current.text(signedBytes, version: 1))
+        try await cache.store(CachedSnapshot(payload: stored, metadata: forged), as: "default", slot: .pending)
+        let harness = try Harness(cache: cache, activation: .nextLaunch)
+        guard case .unreadable(let error) = harness.client.status.cache, case .untrusted = error.kind else {
+            Issue.record("a tampered pending snapshot must be refused once promoted, got \(harness.client.status.cache)")
+            return
+        }
+        #expect(harness.client[Self.flag] == false)
+    }
+
+    // MARK: Without a verifier
+
+    @Test("without verifySignatures, signatures are not required, not checked, and still cached")
+    func withoutVerifier() async throws {
+        let fetcher = ScriptedFetcher()
+        let cache = InMemoryCache()
+        let client = try RemoteConfigClient.builder(fetcher: fetcher).clock(ManualClock()).cache(cache).register(Self.flag)
+            .build()
+        fetcher.enqueue(Self.fetched(Self.json(flag: true), signature: "anything"))
+        #expect(try await client.refresh() == .updated(changedKeys: ["new_checkout"]))
+        #expect(cache.snapshot("default")?.metadata.signature == "anything")
+        fetcher.enqueue(Self.fetched(Self.json(flag: false), signature: nil))
+        #expect(try await client.refresh(force: true) == .updated(changedKeys: ["new_checkout"]))
+    }
+
+    enum CacheTamper: CaseIterable, Sendable, CustomStringConvertible {
+        case alteredBytes, unsigned, retiredKey, malformed
+
+        var expected: SignatureError.Kind {
+            switch self {
+            case .alteredBytes: .mismatch(keyID: "prod-2026")
+            case .unsigned: .missing
+            case .retiredKey: .unknownKey("stranger")
+            case .malformed: .malformed
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .alteredBytes: "payload altered on disk"
+            case .unsigned: "unsigned"
+            case .retiredKey: "signed by a key no longer trusted"
+            case .malformed: "malformed signature"
+            }
+        }
+    }
+}
+
+/// Plain JSON that counts its decodes, to show what was (not) parsed.
+final class CountingFormat: PayloadFormat {
+    private let decodes = Locked(0)
+
+    var name: String { "json" }
+    var count: Int { decodes.current }
+
+    func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] {
+        decodes.withLock { $0 += 1 }
+        return try PlainJSONFormat().decode(bytes)
+    }
+}
+
+extension CachedSnapshot {
+    /// Metadata for cached `bytes` with `signature`, as a cache would hold it.
+    static func metadata(_ bytes: Data, signature: String?) -> SnapshotMetadata {
+        SnapshotMetadata(
+            fetchedAt: Date(timeIntervalSince1970: 1_700_000_000), validators: Validators(etag: "\"c\""),
+            contentHash: ContentHash(of: bytes), source: "test-cache", signature: signature)
+    }
+}
+
+extension InMemoryCache {
+    /// Stores `bytes` with `signature` as the active snapshot (test setup before a build).
+    func put(_ bytes: Data, signature: String?) async throws {
+        try await store(
+            CachedSnapshot(payload: bytes, metadata: CachedSnapshot.metadata(bytes, signature: signature)), as: "default",
+            slot: .active)
+    }
+}

@@ -1,0 +1,45 @@
+import ConfigDomain
+import Foundation
+import SigningAdapter
+
+/// A small deterministic random generator (SplitMix64), so random tampering is repeatable.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Fixed keys, so failures are repeatable (the seeds are test data, not secrets).
+enum TestKeys {
+    static let current = signer("prod-2026", seedByte: 1)
+    static let previous = signer("prod-2025", seedByte: 2)
+    /// Another key that claims the current key's id.
+    static let impostor = signer("prod-2026", seedByte: 3)
+    static let stranger = signer("stranger", seedByte: 4)
+
+    static func signer(_ keyID: String, seedByte: UInt8) -> Ed25519Signer {
+        // A fixed 32-byte seed is always a valid Ed25519 private key, so this cannot throw.
+        try! Ed25519Signer(keyID: keyID, privateKey: Data(repeating: seedByte, count: 32))
+    }
+
+    /// A verifier trusting the current and the previous key.
+    static func verifier() throws -> Ed25519Verifier {
+        try Ed25519Verifier(trustedKeys: [current.publicKey, previous.publicKey])
+    }
+}
+
+extension Ed25519Signer {
+    /// The signature text of `payload` at `version` (test helper: signing never fails with a valid key).
+    func text(_ payload: Data, version: UInt64) throws -> String { try sign(payload, version: version).text }
+}
+
+/// The bytes of `text`.
+func utf8(_ text: String) -> Data { Data(text.utf8) }
