@@ -24,6 +24,7 @@ extension RemoteConfigBuilder {
     /// ```
     ///
     /// - Parameters:
+    ///   - fetcher: fetches this provider's payload.
     ///   - name: the provider's name in provenance and status, and its configuration name in the
     ///     cache; unique among the client's providers (the builder's own fetcher is named by
     ///     `cache(_:name:)`, `default` unless set).
