@@ -33,6 +33,7 @@ var package = Package(
         .library(name: "FileCacheAdapter", targets: ["FileCacheAdapter"]),
         .library(name: "EnvAdapter", targets: ["EnvAdapter"]),
         .library(name: "FirebaseFormat", targets: ["FirebaseFormat"]),
+        .library(name: "DefaultsAdapter", targets: ["DefaultsAdapter"]),
         .library(name: "SigningAdapter", targets: ["SigningAdapter"]),
         .library(name: "EtcdAdapter", targets: ["EtcdAdapter"]),
         .library(name: "TestDoubles", targets: ["TestDoubles"]),
@@ -59,6 +60,9 @@ var package = Package(
             name: "FirebaseFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/FirebaseFormat",
             swiftSettings: swiftSettings),
         .target(name: "EtcdAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/EtcdAdapter", swiftSettings: swiftSettings),
+        .target(
+            name: "DefaultsAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/DefaultsAdapter",
+            swiftSettings: swiftSettings),
         .target(
             name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
             swiftSettings: swiftSettings),
@@ -105,6 +109,12 @@ var package = Package(
         .executableTarget(
             name: "SizeProbe", dependencies: ["RemoteConfig", "FileCacheAdapter"], path: "Integration/Fixtures/SizeProbe",
             swiftSettings: swiftSettings),
+        // A SwiftUI-shaped app (an EXAMPLE, not a product); headless where SwiftUI does not exist. See its README.md.
+        .executableTarget(
+            name: "SwiftUIExample", dependencies: ["RemoteConfig", "DefaultsAdapter", "HTTPAdapter", "FileCacheAdapter"],
+            path: "Integration/Examples/SwiftUIApp", exclude: ["README.md"],
+            resources: [.copy("Resources/defaults.plist"), .copy("Resources/Settings.bundle")],
+            swiftSettings: swiftSettings),
         // The keys and payloads that ReadProbe and the benchmarks share (not a product).
         .target(name: "BenchmarkWorkloads", dependencies: ["ConfigDomain"], path: "Integration/Benchmarks/Workloads", swiftSettings: swiftSettings),
 
@@ -142,6 +152,13 @@ var package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "RemoteConfigTests", dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "DefaultsAdapterTests",
+            dependencies: [
+                "ConfigDomain", "ConfigPorts", "DefaultsAdapter", "RemoteConfig", "TestDoubles", "HTTPAdapter",
+                "FileCacheAdapter",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SSEAdapterTests",

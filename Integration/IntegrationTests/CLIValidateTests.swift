@@ -54,6 +54,33 @@ struct CLIValidateTests {
         #expect(outcome.standardError == "error: 6 values are rejected; \(config.path) must not be published as is\n")
     }
 
+    @Test("a bundled defaults property list is checked like a config: typed as the plist says, against the same rules")
+    func defaultsPropertyList() async throws {
+        let scratch = try CLIScratch()
+        defer { scratch.remove() }
+        let defaults = try scratch.write(
+            "defaults.plist",
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>new_checkout</key><true/>
+            <key>max_retries</key><integer>42</integer>
+            <key>theme</key><string>dark</string>
+            </dict></plist>
+            """)
+        let outcome = try await CLIProcess.run(["validate", defaults.path, "--keys", manifest])
+        #expect(outcome.status == 1)
+        #expect(outcome.standardOutput.contains("error   max_retries: value 42 rejected by range(0...10): 42 is outside 0...10"))
+        #expect(
+            !outcome.standardOutput.contains("new_checkout:"), "a plist <true/> is a Bool, accepted: \(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("2 accepted"))
+
+        let broken = try scratch.write("broken.plist", #"<?xml version="1.0"?><plist version="1.0"><array/></plist>"#)
+        let refused = try await CLIProcess.run(["validate", broken.path, "--keys", manifest])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("is not a valid config: the top level must be a dictionary"))
+    }
+
     @Test("--json gives every problem and warning as data")
     func jsonOutput() async throws {
         let scratch = try CLIScratch()

@@ -5,8 +5,9 @@
 //   ConfigDomain   Foundation. The pure domain: keys, values, rules, errors.
 //   ConfigPorts    platform modules and ConfigDomain. The protocols adapters implement, and `Locked`.
 //   RemoteConfig   platform modules, ConfigDomain and ConfigPorts, plus the toolchain's Synchronization for
-//                  the read path's atomic. The client never imports an adapter: the app hands it adapters
-//                  through the ports.
+//                  the read path's atomic, Observation (under `#if canImport`) for `ObservableConfig`, and
+//                  SwiftUI (under `#if canImport`) for its environment entry. The client never imports an
+//                  adapter: the app hands it adapters through the ports.
 //   TestDoubles    platform modules, ConfigDomain, ConfigPorts, and Testing (for ContractReport.recordIssues).
 //   any other      is an adapter (HTTPAdapter, FileCacheAdapter, EnvAdapter, FirebaseFormat, and every
 //                  adapter added later): platform modules, ConfigDomain and ConfigPorts. An adapter never
@@ -57,8 +58,9 @@ struct DependencyRuleTests {
     static let rules: [String: Set<String>] = [
         "ConfigDomain": ["Foundation", "FoundationEssentials"],
         "ConfigPorts": platform.union(["ConfigDomain"]),
-        // Synchronization (the toolchain's) for the read path's atomic version only, in State/StateCell.swift.
-        "RemoteConfig": platform.union(core).union(["Synchronization"]),
+        // Synchronization (the toolchain's) for the read path's atomic version only, in State/StateCell.swift;
+        // Observation and SwiftUI, each under `#if canImport`, in AppSupport/ only.
+        "RemoteConfig": platform.union(core).union(["Synchronization", "Observation", "SwiftUI"]),
         "TestDoubles": platform.union(core).union(["Testing"]),
     ]
 
@@ -66,7 +68,7 @@ struct DependencyRuleTests {
     /// that the tests notice when they look in the wrong place and find none.
     static let knownAdapters: Set<String> = [
         "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat", "SSEAdapter", "SigningAdapter", "EtcdAdapter",
-        "ConfigurationAdapter", "LoggingAdapter", "MetricsAdapter",
+        "ConfigurationAdapter", "LoggingAdapter", "MetricsAdapter", "DefaultsAdapter",
     ]
 
     /// THE third-party edges: adapter -> [imported product module: its package]. Nothing else may

@@ -12,6 +12,9 @@ struct ValidateCommand: AsyncParsableCommand {
             to its type and checked against its rules, exactly as the client does when it activates a \
             snapshot. Every rejected value is printed with its key, value and reason.
 
+            The config may also be a bundled defaults file shipped with the app: the same JSON, or a \
+            property list (XML or binary) whose top level is a dictionary of keys to values.
+
             Keys in the config that the manifest does not declare are warnings (the app ignores them), with \
             the declared name they probably meant. Declared keys missing from the config are notes: the app \
             uses their defaults.
@@ -22,9 +25,10 @@ struct ValidateCommand: AsyncParsableCommand {
 
             Example:
               remote-config validate config.json --keys manifest.json
+              remote-config validate defaults.plist --keys manifest.json
             """)
 
-    @Argument(help: "The config file to check: a JSON object of keys to values.")
+    @Argument(help: "The config file to check: a JSON object, or a property-list dictionary, of keys to values.")
     var config: String
 
     @Option(name: .customLong("keys"), help: "The key manifest (JSON) declaring each key's type, default and rules.")

@@ -4,9 +4,10 @@ import Foundation
 
 /// A config file checked against a key manifest with the app's own conversion and rules.
 ///
-/// The payload is decoded with ``PlainJSONFormat`` (the client's default format), and each
-/// declared key's value goes through the same `ConfigKey.resolve` the client runs at activation,
-/// so a value this accepts is a value the app accepts.
+/// The payload is decoded with ``PlainJSONFormat`` (the client's default format), or, for a
+/// property list (a bundled defaults file), as `BundledDefaults` decodes it; each declared key's
+/// value goes through the same `ConfigKey.resolve` the client runs at activation, so a value this
+/// accepts is a value the app accepts.
 struct ConfigValidation: Sendable {
     /// A key in the config that the manifest does not declare.
     struct Undeclared: Sendable {
@@ -36,7 +37,11 @@ struct ConfigValidation: Sendable {
     static func check(_ bytes: Data, source: String, manifest: KeyManifest) throws(ConfigFileError) -> ConfigValidation {
         let values: [String: ConfigValue]
         do throws(PayloadError) {
-            values = try PlainJSONFormat().decode(bytes)
+            if BundledDefaults.isPropertyList(bytes) {
+                values = try BundledDefaults(decoding: bytes, source: source).values
+            } else {
+                values = try PlainJSONFormat().decode(bytes)
+            }
         } catch {
             throw ConfigFileError(source: source, error: error, bytes: bytes)
         }

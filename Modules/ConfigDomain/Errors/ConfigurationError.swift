@@ -16,6 +16,10 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
         case missingComponent
         /// An adapter's own settings are invalid (for example a plain-HTTP URL).
         case invalidAdapterSetting
+        /// Two remote providers with the same name or the same precedence.
+        case conflictingProvider
+        /// A write to a key that is not registered writable, or is locked in this build.
+        case notWritable
     }
 
     /// What kind of mistake.

@@ -15,8 +15,15 @@ import Foundation
 ///
 /// Every method returns a changed copy; the builder is a value.
 public struct RemoteConfigBuilder: Sendable {
-    private var settings: ClientSettings
+    /// What the builder collected for its own fetcher, and the settings every provider shares.
+    var settings: ClientSettings
     private var keys: [any ConfigKeyRepresentable] = []
+    /// The providers added with `fetcher(_:name:precedence:format:)`, after the builder's own fetcher.
+    var additionalProviders: [RemoteProvider] = []
+    /// Values shipped with the app, in the order added.
+    var bundled: [BundledDefaults] = []
+    /// Where written values persist, and the build kind of the release lock.
+    var writable = WritableSettings(store: nil, buildKind: .current)
 
     /// Starts a builder with `fetcher` and the defaults: no cache, no overrides,
     /// `FreshnessPolicy/standard`, immediate activation, no minimum interval,
@@ -99,10 +106,30 @@ public struct RemoteConfigBuilder: Sendable {
     /// Registers keys: their values are resolved, converted and validated at activation.
     public func register(_ keys: any ConfigKeyRepresentable...) -> Self { register(keys) }
 
+    /// Registers the keys listed in a block, one per line (`if` and `for` work too).
+    ///
+    /// ```swift
+    /// builder.register {
+    ///     Flags.newCheckout
+    ///     Flags.maxRetries
+    ///     Flags.theme.writable()
+    /// }
+    /// ```
+    public func register(@ConfigKeysBuilder _ keys: () -> [any ConfigKeyRepresentable]) -> Self { register(keys()) }
+
     /// Registers a list of keys.
     public func register(_ keys: [any ConfigKeyRepresentable]) -> Self {
         var copy = self
         copy.keys += keys
+        return copy
+    }
+
+    /// Adds values shipped with the app, under every remote snapshot and over each key's own default.
+    ///
+    /// Bundled defaults added first win over those added later (a defaults file, then `Settings.bundle`).
+    public func bundledDefaults(_ defaults: BundledDefaults) -> Self {
+        var copy = self
+        copy.bundled.append(defaults)
         return copy
     }
 
@@ -145,18 +172,20 @@ public struct RemoteConfigBuilder: Sendable {
         return copy
     }
 
-    /// Validates the setup, reads the cache and the overrides on the calling thread, and returns a
-    /// client whose first read already sees the cached values. No `await`: launch code such as a
-    /// SwiftUI `App.init` can call it.
+    /// Validates the setup, reads the caches, the overrides and the stored written values on the
+    /// calling thread, and returns a client whose first read already sees the cached values. No
+    /// `await`: launch code such as a SwiftUI `App.init` can call it.
     ///
     /// With no cache, or an unreadable one, the client serves defaults (plus overrides) and reports
     /// why (``ClientStatus/cache``, `ConfigEvent/cacheUnreadable(_:)`). A cached value that a rule
     /// rejects is reported as `ConfigEvent/valueRejected(_:)`.
     ///
     /// - Throws: `ConfigError/configuration(_:)` for a setup mistake (TTL ≤ 0, a key registered twice
-    ///   with different types or defaults, an invalid rule, next-launch activation without a cache).
+    ///   with different types or defaults, an invalid rule, next-launch activation without a cache,
+    ///   two providers with the same name or precedence).
     public func build() throws(ConfigError) -> RemoteConfigClient {
         try checkSettings()
+        let providers = try providerSettings()
         let registry: KeyRegistry
         do throws(ConfigurationError) {
             registry = try KeyRegistry(keys)
@@ -173,19 +202,30 @@ public struct RemoteConfigBuilder: Sendable {
             for problem in snapshot.problems { sink.emit(.overrideProblem(source: source.name, message: problem)) }
             return OverrideLayer(name: source.name, snapshot: snapshot)
         }
-        var status = EngineStatus()
-        status.scheduler.periodicInterval = settings.periodicInterval
-        let snapshot = loadCache(into: &status, sink: sink)
+        var statuses: [EngineStatus] = []
+        var snapshots: [ConfigSnapshot?] = []
+        for provider in providers.settings {
+            var status = EngineStatus()
+            status.scheduler.periodicInterval = settings.periodicInterval
+            snapshots.append(loadCache(of: provider, into: &status, sink: sink))
+            statuses.append(status)
+        }
+        let sources = ValueSources(
+            overrides: layers, writable: writable.initialLayer(registry: registry, sink: sink), snapshots: snapshots,
+            providerNames: providers.settings.map(\.configurationName), precedence: providers.precedence, bundled: bundled)
 
-        let first = Resolver(registry: registry).resolve(snapshot: snapshot, previous: nil, overrides: layers, generation: 1)
+        let resolver = Resolver(registry: registry)
+        let first = resolver.resolve(sources: sources, previous: nil, generation: 1)
         for rejection in first.newRejections { sink.emit(.valueRejected(rejection)) }
-        let cell = StateCell(first.state)
-        let engine = RefreshEngine(
-            settings: settings, registry: registry, cell: cell, overrides: layers, status: status, sink: sink,
-            updates: updates)
-        let push = settings.pushSources.isEmpty ? nil : PushReceiver(engine: engine)
+        let activator = Activator(resolver: resolver, cell: StateCell(first.state), sink: sink, updates: updates)
+        let engines = providers.settings.enumerated().map { position, provider in
+            RefreshEngine(settings: provider, provider: position, activator: activator, status: statuses[position])
+        }
+        // Push sources signal the builder's own fetcher's server: they drive its engine.
+        let push = settings.pushSources.isEmpty ? nil : PushReceiver(engine: engines[0])
         let client = RemoteConfigClient(
-            registry: registry, cell: cell, engine: engine, events: events, updates: updates, pushReceiver: push)
+            registry: registry, activator: activator, engines: engines, writes: writable, events: events, updates: updates,
+            pushReceiver: push)
         startBackgroundTasks(of: client, descriptors: descriptors)
         return client
     }
@@ -213,9 +253,9 @@ public struct RemoteConfigBuilder: Sendable {
         }
     }
 
-    /// The cached snapshot, decoded (promoting a pending one first under next-launch activation),
-    /// with the cache's answer in `status` and reported to `sink`.
-    private func loadCache(into status: inout EngineStatus, sink: EventSink) -> ConfigSnapshot? {
+    /// The provider's cached snapshot, decoded (promoting a pending one first under next-launch
+    /// activation), with the cache's answer in `status` and reported to `sink`.
+    private func loadCache(of settings: ClientSettings, into status: inout EngineStatus, sink: EventSink) -> ConfigSnapshot? {
         guard let cache = settings.cache else { return nil }
         let name = settings.configurationName
         status.cache = .empty
@@ -256,17 +296,18 @@ public struct RemoteConfigBuilder: Sendable {
         return nil
     }
 
-    /// Starts the tasks that observe the override sources and refresh periodically; the client cancels them.
+    /// Starts the tasks that observe the override sources and refresh each provider periodically;
+    /// the client cancels them.
     private func startBackgroundTasks(of client: RemoteConfigClient, descriptors: [KeyDescriptor]) {
-        let engine = client.engine
+        let activator = client.activator
         var tasks: [Task<Void, Never>] = []
         for (position, source) in settings.overrideSources.enumerated() {
             let stream = source.changes(for: descriptors)
             tasks.append(
-                Task { [weak engine] in
+                Task { [weak activator] in
                     for await snapshot in stream {
-                        guard let engine else { return }
-                        engine.applyOverride(at: position, snapshot)
+                        guard let activator else { return }
+                        activator.applyOverride(at: position, snapshot)
                     }
                 })
         }
@@ -278,19 +319,21 @@ public struct RemoteConfigBuilder: Sendable {
         }
         if let interval = settings.periodicInterval {
             let clock = settings.clock
-            tasks.append(
-                Task { [weak engine] in
-                    while !Task.isCancelled {
-                        guard let delay = engine?.nextPeriodicDelay(interval: interval) else { return }
-                        do {
-                            try await clock.sleep(for: delay)
-                        } catch {
-                            return
+            for engine in client.engines {
+                tasks.append(
+                    Task { [weak engine] in
+                        while !Task.isCancelled {
+                            guard let delay = engine?.nextPeriodicDelay(interval: interval) else { return }
+                            do {
+                                try await clock.sleep(for: delay)
+                            } catch {
+                                return
+                            }
+                            guard let engine else { return }
+                            _ = await engine.refresh(force: false)
                         }
-                        guard let engine else { return }
-                        _ = await engine.refresh(force: false)
-                    }
-                })
+                    })
+            }
         }
         client.bookkeeping.withLock { $0.tasks = tasks }
     }

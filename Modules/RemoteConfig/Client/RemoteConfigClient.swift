@@ -13,7 +13,12 @@ import Foundation
 public final class RemoteConfigClient: Sendable {
     @usableFromInline let registry: KeyRegistry
     @usableFromInline let cell: StateCell
-    let engine: RefreshEngine
+    /// Makes every new state: refreshes, override changes and writes.
+    let activator: Activator
+    /// One engine per remote provider; the first refreshes the builder's own fetcher.
+    let engines: [RefreshEngine]
+    /// Where written values persist, and the build kind of the release lock.
+    let writes: WritableSettings
     let eventBroadcaster: Broadcaster<ConfigEvent>
     let updateBroadcaster: Broadcaster<ConfigUpdate>
     /// Takes the push sources' signals into the refresh (nil without push sources).
@@ -23,16 +28,21 @@ public final class RemoteConfigClient: Sendable {
     let bookkeeping = Locked((tasks: [Task<Void, Never>](), reported: Set<String>()))
 
     init(
-        registry: KeyRegistry, cell: StateCell, engine: RefreshEngine, events: Broadcaster<ConfigEvent>,
-        updates: Broadcaster<ConfigUpdate>, pushReceiver: PushReceiver? = nil
+        registry: KeyRegistry, activator: Activator, engines: [RefreshEngine], writes: WritableSettings,
+        events: Broadcaster<ConfigEvent>, updates: Broadcaster<ConfigUpdate>, pushReceiver: PushReceiver? = nil
     ) {
         self.registry = registry
-        self.cell = cell
-        self.engine = engine
+        self.cell = activator.cell
+        self.activator = activator
+        self.engines = engines
+        self.writes = writes
         self.eventBroadcaster = events
         self.updateBroadcaster = updates
         self.pushReceiver = pushReceiver
     }
+
+    /// The engine of the builder's own fetcher (provider 0).
+    var engine: RefreshEngine { engines[0] }
 
     deinit {
         for task in bookkeeping.withLock({ $0.tasks }) { task.cancel() }
@@ -72,26 +82,25 @@ public final class RemoteConfigClient: Sendable {
     /// A consistent view of the current state: several reads through it never see half of a refresh.
     public func snapshot() -> ConfigView { ConfigView(client: self, state: cell.load()) }
 
-    /// The raw value of any name in the active snapshot, unconverted and unchecked, or nil.
+    /// The raw value of any name in the active snapshots (the first, in precedence order, that
+    /// has it), unconverted and unchecked, or nil.
     ///
     /// A name that differs from a registered key only by case or separators produces a
     /// `ConfigEvent/mistypedKey(requested:registered:)` event.
     public func rawValue(forKey name: String) -> ConfigValue? {
         noteUnregistered(name, readType: nil)
-        return cell.load().snapshot?.values[name]
+        return cell.load().sources.rawValue(name)?.value
     }
 
     /// A read of a key the registry does not hold under this name and type: resolved alone.
     func unregisteredRead<Value>(_ key: ConfigKey<Value>, in state: ResolvedState) -> Value {
         noteUnregistered(key.name, readType: key.converter.typeName)
-        return resolvedAlone(key, snapshot: state.snapshot, overrides: state.overrides)
+        return resolvedAlone(key, sources: state.sources)
     }
 
-    /// `key` resolved on its own, through `overrides`, `snapshot` and its own rules, as no registry slot holds it.
-    private func resolvedAlone<Value>(
-        _ key: ConfigKey<Value>, snapshot: ConfigSnapshot?, overrides: [OverrideLayer]
-    ) -> Value {
-        let alone = Resolver.resolve(key, slot: nil, snapshot: snapshot, overrides: overrides, previous: nil)
+    /// `key` resolved on its own, through `sources` and its own rules, as no registry slot holds it.
+    private func resolvedAlone<Value>(_ key: ConfigKey<Value>, sources: ValueSources) -> Value {
+        let alone = Resolver.resolve(key, slot: nil, sources: sources, previous: nil)
         return (alone.box as? ValueBox<Value>)?.value ?? key.defaultValue
     }
 
@@ -118,45 +127,52 @@ public final class RemoteConfigClient: Sendable {
         case .immediate:
             return self[key]
         case .refreshBeforeReturning:
-            if currentFreshness() != .fresh { _ = await engine.refresh(force: false) }
+            _ = await refreshEach(force: false, onlyUnlessFresh: true)
             return self[key]
         case .immediateWithBackgroundRefresh:
             let value = self[key]
-            engine.refreshInBackgroundIfStale()
+            for engine in engines { engine.refreshInBackgroundIfStale() }
             return value
         case .cacheOnly:
             guard currentFreshness() == .expired else { return self[key] }
-            return resolvedAlone(key, snapshot: nil, overrides: cell.load().overrides)
+            return resolvedAlone(key, sources: cell.load().sources.withoutSnapshots)
         }
     }
 
-    /// The freshness of the active snapshot now, or nil when there is none.
-    public func currentFreshness() -> Freshness? {
-        cell.load().snapshot.map { engine.settings.freshness(of: $0.metadata) }
-    }
+    /// The freshness of the builder's own fetcher's active snapshot now, or nil when there is none.
+    public func currentFreshness() -> Freshness? { engine.freshness() }
 
     // MARK: Refresh and activation
 
-    /// Fetches now unless the scheduler holds it back; callers that arrive while a fetch runs share it.
+    /// Fetches now from every provider unless its scheduler holds it back; callers that arrive
+    /// while a provider's fetch runs share it. Each provider activates its snapshot as soon as its
+    /// own fetch is done: one failing or slow provider never holds back the others.
     ///
     /// - Parameter force: ignore the minimum fetch interval and backoff (a server's `Retry-After` still holds).
-    /// - Returns: what the refresh did; a skipped refresh is not an error.
-    /// - Throws: `ConfigError` when the fetch or decoding failed. The last good state is kept.
+    /// - Returns: what the refresh did (with several providers, all of it: see ``RefreshResult``);
+    ///   a skipped refresh is not an error.
+    /// - Throws: `ConfigError` when every provider's fetch or decoding failed (the builder's own
+    ///   fetcher's error first). The last good state is kept. ``status`` has each provider's outcome.
     @discardableResult
     public func refresh(force: Bool = false) async throws(ConfigError) -> RefreshResult {
-        try await engine.refresh(force: force).get()
+        try await refreshEach(force: force, onlyUnlessFresh: false).get()
     }
 
-    /// Applies a snapshot waiting for activation (manual or next-launch policy); nil when none waits.
+    /// Applies the snapshots waiting for activation (manual or next-launch policy); nil when none waits.
     @discardableResult
     public func activate() async -> RefreshResult? {
-        await engine.activatePending()
+        var results: [Result<RefreshResult, ConfigError>] = []
+        for engine in engines {
+            if let result = await engine.activatePending() { results.append(.success(result)) }
+        }
+        return results.isEmpty ? nil : try? RefreshResult.combining(results).get()
     }
 
     /// Stops background refreshes and override observation, and finishes every stream.
     public func stop() async {
         for task in bookkeeping.withLock({ $0.tasks }) { task.cancel() }
-        engine.stop()
+        for engine in engines { engine.stop() }
+        activator.stop()
         eventBroadcaster.finish()
         updateBroadcaster.finish()
     }
@@ -170,11 +186,11 @@ public final class RemoteConfigClient: Sendable {
     public func explain(name: String) -> Explanation {
         let state = cell.load()
         if let slot = registry.slot(named: name) { return explain(registry.keys[slot], in: state) }
-        let raw = state.snapshot?.values[name]
+        let raw = state.sources.rawValue(name)
         return explanation(
-            name: name, isRegistered: false, value: raw?.jsonText() ?? "nil",
-            layer: raw == nil ? .defaultValue : .snapshot(source: state.snapshot?.metadata.source ?? ""), rejected: [],
-            in: state)
+            name: name, isRegistered: false, value: raw?.value.jsonText() ?? "nil",
+            layer: raw.map { state.valueLayer(.snapshot($0.provider), name: name, lastGood: nil) } ?? .defaultValue,
+            rejected: [], provider: raw?.provider, in: state)
     }
 
     func explain<Key: ConfigKeyRepresentable>(_ key: Key, in state: ResolvedState) -> Explanation {
@@ -182,45 +198,45 @@ public final class RemoteConfigClient: Sendable {
         if let slot = registry.slot(named: key.name), registry.valueTypes[slot] == key.valueType {
             return explanation(
                 name: key.name, isRegistered: true, value: key.render(state.values[slot]),
-                layer: state.valueLayer(at: slot, name: key.name), rejected: state.rejections[slot] ?? [], in: state)
+                layer: state.valueLayer(at: slot, name: key.name), rejected: state.rejections[slot] ?? [],
+                provider: state.provider(at: slot), in: state)
         }
-        let alone = Resolver.resolve(key, slot: nil, snapshot: state.snapshot, overrides: state.overrides, previous: nil)
-        let layer: ValueLayer =
-            switch alone.layer {
-            case .override(let position):
-                .override(
-                    source: state.overrides[position].name, position: position,
-                    origin: state.overrides[position].snapshot.values[key.name]?.origin ?? "")
-            case .snapshot: .snapshot(source: state.snapshot?.metadata.source ?? "")
-            case .lastGood, .defaultValue: .defaultValue
-            }
+        let alone = Resolver.resolve(key, slot: nil, sources: state.sources, previous: nil)
+        let provider: Int? = if case .snapshot(let provider) = alone.layer { provider } else { nil }
         return explanation(
-            name: key.name, isRegistered: false, value: key.render(alone.box), layer: layer, rejected: alone.rejected,
-            in: state)
+            name: key.name, isRegistered: false, value: key.render(alone.box),
+            layer: state.valueLayer(alone.layer, name: key.name, lastGood: nil), rejected: alone.rejected,
+            provider: provider, in: state)
     }
 
+    /// An explanation; the snapshot described is `provider`'s, else the builder's own fetcher's.
     private func explanation(
-        name: String, isRegistered: Bool, value: String, layer: ValueLayer, rejected: [Rejection], in state: ResolvedState
+        name: String, isRegistered: Bool, value: String, layer: ValueLayer, rejected: [Rejection], provider: Int?,
+        in state: ResolvedState
     ) -> Explanation {
-        let metadata = state.snapshot?.metadata
+        let described = provider ?? 0
+        let metadata = state.snapshot(of: described)?.metadata
+        let settings = engines[described].settings
         return Explanation(
-            key: name, isRegistered: isRegistered, value: value, layer: layer, rejected: rejected, snapshot: metadata,
-            snapshotAge: metadata.map { engine.settings.clock.now().timeIntervalSince($0.fetchedAt) },
-            freshness: metadata.map { engine.settings.freshness(of: $0) }, generation: state.generation)
+            key: name, isRegistered: isRegistered, value: value, layer: layer, rejected: rejected,
+            provider: provider.map { state.sources.providerNames[$0] }, snapshot: metadata,
+            snapshotAge: metadata.map { settings.clock.now().timeIntervalSince($0.fetchedAt) },
+            freshness: metadata.map { settings.freshness(of: $0) }, generation: state.generation)
     }
 
     /// Every registered key: name, type, default and rules.
     public var registeredKeys: [KeyDescriptor] { registry.keys.map { KeyRegistry.descriptor(of: $0) } }
 
-    /// Freshness, last fetch and outcome, last error, scheduler, key count, pending activation, cache.
+    /// Freshness, last fetch and outcome, last error, scheduler, key count, pending activation, cache
+    /// (of the builder's own fetcher), and the same for every provider.
     public var status: ClientStatus {
-        let engineStatus = engine.status
         let state = cell.load()
+        let providers = engines.map { $0.providerStatus(in: state) }
+        let main = providers[0]
         return ClientStatus(
-            freshness: currentFreshness(), snapshot: state.snapshot?.metadata, lastFetch: engineStatus.lastFetch,
-            lastOutcome: engineStatus.lastOutcome, lastError: engineStatus.lastError, scheduler: engineStatus.scheduler,
-            keyCount: registry.keys.count, pendingActivation: engineStatus.pendingActivation, cache: engineStatus.cache,
-            generation: state.generation)
+            freshness: main.freshness, snapshot: main.snapshot, lastFetch: main.lastFetch, lastOutcome: main.lastOutcome,
+            lastError: main.lastError, scheduler: main.scheduler, keyCount: registry.keys.count,
+            pendingActivation: main.pendingActivation, cache: main.cache, generation: state.generation, providers: providers)
     }
 
     // MARK: Updates

@@ -1,7 +1,8 @@
 import ConfigDomain
 import Foundation
 
-/// Everything inspectable about a client at one moment.
+/// Everything inspectable about a client at one moment: the builder's own fetcher's snapshot and
+/// scheduler, and each provider's in ``providers``.
 public struct ClientStatus: Sendable, Hashable {
     /// The active snapshot's freshness, or nil when there is none.
     public var freshness: Freshness?
@@ -23,6 +24,8 @@ public struct ClientStatus: Sendable, Hashable {
     public var cache: CacheStatus
     /// The generation of the active state.
     public var generation: UInt64
+    /// Every remote provider's status, the builder's own fetcher first (the fields above repeat its status).
+    public var providers: [ProviderStatus]
 }
 
 /// What the client's cache did most recently.

@@ -29,22 +29,8 @@ public final class LocalOverrideStore: OverrideSource, Sendable {
         }
     }
 
-    /// Which kind of build the store believes it runs in.
-    public enum BuildKind: Sendable, Hashable {
-        /// A debug build: the store is always active.
-        case debug
-        /// A release build: the store is active only when `allowedInRelease` is true.
-        case release
-
-        /// The kind this library was compiled as (`DEBUG` defined or not).
-        public static var current: BuildKind {
-            #if DEBUG
-                .debug
-            #else
-                .release
-            #endif
-        }
-    }
+    /// Which kind of build the store believes it runs in (the store is active in release builds only when allowed).
+    public typealias BuildKind = RemoteConfig.BuildKind
 
     /// The source's name in provenance.
     public let name: String

@@ -13,7 +13,9 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
     public var layer: ValueLayer
     /// Every candidate refused on the way, in layer order.
     public var rejected: [Rejection]
-    /// The active snapshot's metadata, if there is one.
+    /// The name of the remote provider whose snapshot supplied the value (nil for other layers).
+    public var provider: String?
+    /// The metadata of that provider's snapshot, else of the builder's own fetcher's snapshot, if there is one.
     public var snapshot: SnapshotMetadata?
     /// The active snapshot's age in seconds at the time of the call (negative if the clock moved back).
     public var snapshotAge: TimeInterval?
@@ -28,7 +30,7 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
         if !isRegistered { lines.append("  (not a registered key: read as a raw value)") }
         if let snapshot, let snapshotAge, let freshness {
             lines.append(
-                "  snapshot from \(snapshot.source), age \(Int(snapshotAge)) s, \(freshness), etag \(snapshot.validators.etag ?? "none")"
+                "  snapshot from \(snapshot.source)\(provider.map { " (provider \($0))" } ?? ""), age \(Int(snapshotAge)) s, \(freshness), etag \(snapshot.validators.etag ?? "none")"
             )
         } else {
             lines.append("  no snapshot held")

@@ -2,32 +2,30 @@ import ConfigDomain
 import ConfigPorts
 import Foundation
 
-/// Fetches, decodes, activates and persists: everything that changes a client's state.
+/// Fetches, decodes, activates and persists one remote provider's snapshots (a client has one
+/// engine per fetcher; `settings` holds this provider's fetcher, cache name and format).
 ///
-/// One `Locked` value holds all of it. Activations resolve under that lock, so two of them never
-/// interleave. A refresh in flight is a stored `Task`: callers that arrive while it runs await
-/// the same task, and the task clears itself when its work (fetch, activation, cache) is done,
-/// so a caller that arrives after that starts a new fetch.
+/// One `Locked` value holds the engine's state: its scheduler, its pending snapshot and its
+/// refresh in flight. A refresh in flight is a stored `Task`: callers that arrive while it runs
+/// await the same task, and the task clears itself when its work (fetch, activation, cache) is
+/// done, so a caller that arrives after that starts a new fetch. Activations go through the
+/// client's one ``Activator``, so those of several providers never interleave.
 final class RefreshEngine: Sendable {
     let settings: ClientSettings
-    let resolver: Resolver
+    /// This engine's position among the client's providers (0 is the builder's own fetcher).
+    let provider: Int
+    let activator: Activator
     let cell: StateCell
     let sink: EventSink
-    let updates: Broadcaster<ConfigUpdate>
     private let state: Locked<EngineState>
 
-    init(
-        settings: ClientSettings, registry: KeyRegistry, cell: StateCell, overrides: [OverrideLayer],
-        status: EngineStatus, sink: EventSink, updates: Broadcaster<ConfigUpdate>
-    ) {
+    init(settings: ClientSettings, provider: Int, activator: Activator, status: EngineStatus) {
         self.settings = settings
-        self.resolver = Resolver(registry: registry)
-        self.cell = cell
-        self.sink = sink
-        self.updates = updates
-        // The builder reported the first problems of each override source; its stream repeats them first.
-        let reported = Set(overrides.flatMap { layer in layer.snapshot.problems.map { layer.name + "\u{0}" + $0 } })
-        state = Locked(EngineState(overrides: overrides, generation: cell.load().generation, status: status, reportedProblems: reported))
+        self.provider = provider
+        self.activator = activator
+        self.cell = activator.cell
+        self.sink = activator.sink
+        state = Locked(EngineState(status: status))
     }
 
     func emit(_ event: ConfigEvent) { sink.emit(event) }
@@ -76,7 +74,9 @@ final class RefreshEngine: Sendable {
                 waiters = s.takeWaiters()
                 return .running(flight.task)
             }
-            if onlyIfStale, let metadata = cell.load().snapshot?.metadata, settings.freshness(of: metadata) == .fresh {
+            if onlyIfStale, let metadata = cell.load().snapshot(of: provider)?.metadata,
+                settings.freshness(of: metadata) == .fresh
+            {
                 return .fresh
             }
             let scheduler = s.status.scheduler
@@ -117,7 +117,7 @@ final class RefreshEngine: Sendable {
 
     /// Whether the snapshot held (the pending one if any, else the active one) is the version `version` names.
     func holds(version: String) -> Bool {
-        let held = state.withLock { $0.pending?.snapshot ?? cell.load().snapshot }
+        let held = state.withLock { $0.pending?.snapshot ?? cell.load().snapshot(of: provider) }
         return held.map { ChangeSignal.isSameVersion(version, as: $0.metadata.validators) } ?? false
     }
 
@@ -145,7 +145,7 @@ final class RefreshEngine: Sendable {
         let started = settings.clock.now()
         let held = state.withLock { s in
             s.status.scheduler.lastAttempt = started
-            return s.pending?.snapshot ?? cell.load().snapshot
+            return s.pending?.snapshot ?? cell.load().snapshot(of: provider)
         }
         let fetched: FetchResult
         do throws(FetchError) {
@@ -220,8 +220,7 @@ final class RefreshEngine: Sendable {
             await persistActive(cached)
             return succeed(.updated(changedKeys: changed), at: now)
         }
-        let preview = resolver.resolve(
-            snapshot: snapshot, previous: cell.load(), overrides: state.withLock { $0.overrides }, generation: 0)
+        let preview = activator.preview(snapshot, of: provider)
         reportMistypedKeys(of: snapshot, unread: preview.unreadSnapshotKeys)
         var storedInCache = false
         if settings.activation == .nextLaunch, let cache = settings.cache {
@@ -298,24 +297,12 @@ final class RefreshEngine: Sendable {
 
     // MARK: Activation
 
-    /// Resolves a new state from `snapshot` (and the current overrides, after `change`) and swaps
-    /// it in; reports what changed and returns the changed keys.
+    /// Makes `snapshot` this provider's active snapshot through the client's ``Activator``;
+    /// returns the keys whose value changed.
     @discardableResult
-    private func activate(
-        _ snapshot: ConfigSnapshot?, cause: ConfigUpdate.Cause, change: (inout EngineState) -> Void = { _ in }
-    ) -> [String] {
-        let (output, generation) = state.withLock { s in
-            change(&s)
-            s.generation += 1
-            let output = resolver.resolve(
-                snapshot: snapshot, previous: cell.load(), overrides: s.overrides, generation: s.generation)
-            cell.replace(with: output.state)
-            return (output, s.generation)
-        }
-        if cause == .refresh, let snapshot { reportMistypedKeys(of: snapshot, unread: output.unreadSnapshotKeys) }
-        for rejection in output.newRejections { emit(.valueRejected(rejection)) }
-        emit(.activated(changedKeys: output.changedKeys))
-        updates.send(ConfigUpdate(changedKeys: output.changedKeys, cause: cause, generation: generation))
+    private func activate(_ snapshot: ConfigSnapshot, cause: ConfigUpdate.Cause) -> [String] {
+        let output = activator.activate(cause: cause) { $0.snapshots[provider] = snapshot }
+        if cause == .refresh { reportMistypedKeys(of: snapshot, unread: output.unreadSnapshotKeys) }
         return output.changedKeys
     }
 
@@ -353,10 +340,9 @@ final class RefreshEngine: Sendable {
                 s.pending?.snapshot.metadata = metadata
                 return true
             }
-            s.generation += 1
-            cell.replace(with: cell.load().renewing(metadata, generation: s.generation))
             return false
         }
+        if !renewedPending { activator.renew(metadata, of: provider) }
         guard !renewedPending, let cache = settings.cache else { return .renewed }
         do throws(CacheError) {
             try await cache.renew(metadata, for: settings.configurationName)
@@ -386,26 +372,9 @@ final class RefreshEngine: Sendable {
     /// Reports payload keys that look like a registered key spelled differently (`Max-Retries` for `max_retries`).
     private func reportMistypedKeys(of snapshot: ConfigSnapshot, unread: Int) {
         guard unread > 0 else { return }
-        let registry = resolver.registry
+        let registry = activator.resolver.registry
         for name in snapshot.values.keys.filter({ registry.slot(named: $0) == nil }).sorted() {
             if let intended = registry.likelyIntended(name) { emit(.mistypedKey(requested: name, registered: intended)) }
-        }
-    }
-
-    // MARK: Overrides
-
-    /// Replaces one override source's values and re-resolves if anything changed.
-    func applyOverride(at position: Int, _ snapshot: OverrideSnapshot) {
-        let (name, newProblems, changed) = state.withLock { s -> (String, [String], Bool) in
-            guard !s.stopped, s.overrides.indices.contains(position) else { return ("", [], false) }
-            let layer = s.overrides[position]
-            let problems = snapshot.problems.filter { s.reportedProblems.insert(layer.name + "\u{0}" + $0).inserted }
-            return (layer.name, problems, layer.snapshot != snapshot)
-        }
-        for problem in newProblems { emit(.overrideProblem(source: name, message: problem)) }
-        guard changed else { return }
-        activate(cell.load().snapshot, cause: .override(source: name)) { s in
-            s.overrides[position] = OverrideLayer(name: name, snapshot: snapshot)
         }
     }
 
@@ -433,22 +402,14 @@ final class RefreshEngine: Sendable {
 
 /// The engine's state, under its one lock.
 struct EngineState {
-    var overrides: [OverrideLayer]
-    var generation: UInt64
     var status: EngineStatus
-    var reportedProblems: Set<String>
     var pending: PendingSnapshot?
     var flight: Flight?
     var nextFlightID = 0
     var stopped = false
     var participantWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    init(overrides: [OverrideLayer], generation: UInt64, status: EngineStatus, reportedProblems: Set<String>) {
-        self.overrides = overrides
-        self.generation = generation
-        self.status = status
-        self.reportedProblems = reportedProblems
-    }
+    init(status: EngineStatus) { self.status = status }
 
     /// Removes and returns the waiters the flight's participants now satisfy.
     mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {

@@ -20,3 +20,26 @@ public enum RefreshResult: Sendable, Hashable {
         }
     }
 }
+
+extension RefreshResult {
+    /// One result for the refreshes of several providers: a failure only when every one failed
+    /// (the first failure); otherwise `updated` when any updated (their changed keys), else
+    /// `pendingActivation` when any fetched for later, else `unchanged` when any fetched, else the
+    /// first skip. One result is returned as it is.
+    static func combining(_ results: [Result<RefreshResult, ConfigError>]) -> Result<RefreshResult, ConfigError> {
+        let outcomes = results.compactMap { try? $0.get() }
+        guard let first = outcomes.first else { return results.first ?? .failure(.stopped) }
+        func keys(_ matching: (RefreshResult) -> Bool) -> [String] {
+            var seen = Set<String>()
+            return outcomes.filter(matching).flatMap(\.changedKeys).filter { seen.insert($0).inserted }
+        }
+        if outcomes.contains(where: { if case .updated = $0 { true } else { false } }) {
+            return .success(.updated(changedKeys: keys { if case .updated = $0 { true } else { false } }))
+        }
+        if outcomes.contains(where: { if case .pendingActivation = $0 { true } else { false } }) {
+            return .success(.pendingActivation(changedKeys: keys { if case .pendingActivation = $0 { true } else { false } }))
+        }
+        if outcomes.contains(.unchanged) { return .success(.unchanged) }
+        return .success(first)
+    }
+}

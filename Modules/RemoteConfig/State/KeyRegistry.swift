@@ -54,18 +54,21 @@ final class KeyRegistry: Sendable {
     @usableFromInline let names: [String]
     /// The value types by slot.
     let valueTypes: [ObjectIdentifier]
+    /// Whether the app may write each key, by slot (nil: read-only).
+    let writeAccess: [WriteAccess?]
     /// Registered names by their normalised spelling, made when a typo is first looked for.
     private let namesByNormalised = Locked<[String: String]?>(nil)
 
-    /// Registers `keys`, merging exact duplicates.
+    /// Registers `keys`, merging exact duplicates (a key registered both plain and writable is writable).
     ///
-    /// - Throws: `.conflictingKey` for one name with two types, defaults or rule sets; `.invalidRule`
-    ///   for a key whose rule is itself broken (an invalid pattern).
+    /// - Throws: `.conflictingKey` for one name with two types, defaults, rule sets or write accesses;
+    ///   `.invalidRule` for a key whose rule is itself broken (an invalid pattern).
     init(_ given: [any ConfigKeyRepresentable]) throws(ConfigurationError) {
         var keys: [any ConfigKeyRepresentable] = []
         var names: [String] = []
         var hashes: [Int] = []
         var valueTypes: [ObjectIdentifier] = []
+        var writeAccess: [WriteAccess?] = []
         var slots: [String: Int] = [:]
         for key in given {
             let facts = Self.facts(of: key)
@@ -78,6 +81,7 @@ final class KeyRegistry: Sendable {
                 names.append(facts.name)
                 hashes.append(facts.hash)
                 valueTypes.append(facts.valueType)
+                writeAccess.append(key.writeAccess)
                 continue
             }
             let (first, again) = (Self.descriptor(of: keys[slot]), Self.descriptor(of: key))
@@ -93,6 +97,14 @@ final class KeyRegistry: Sendable {
                     "the key \"\(facts.name)\" is registered twice with different defaults or rules (\(first) rules "
                         + "\(first.ruleNames) vs \(again) rules \(again.ruleNames)); define it once and reuse it")
             }
+            switch (writeAccess[slot], key.writeAccess) {
+            case (nil, let access?): writeAccess[slot] = access
+            case (let before?, let access?) where before != access:
+                throw ConfigurationError(
+                    .conflictingKey,
+                    "the key \"\(facts.name)\" is registered writable twice, once \(before) and once \(access); declare it once")
+            default: break
+            }
         }
         var table = [Int32](repeating: -1, count: max(8, (keys.count * 2).nextPowerOfTwo))
         let mask = table.count - 1
@@ -105,6 +117,7 @@ final class KeyRegistry: Sendable {
         self.table = table
         self.names = names
         self.valueTypes = valueTypes
+        self.writeAccess = writeAccess
     }
 
     /// What registration needs to know of a key, read from it once.

@@ -24,44 +24,51 @@ final class ResolvedState: Sendable {
     }
     /// The value each key had in a remote snapshot when that is not the winning value (an
     /// override won, or the active snapshot's value was rejected): by slot, only where it applies.
-    let hiddenRemote: [Int: RemoteValue]
+    let hiddenRemote: [Int: SnapshotValue]
     /// What was refused on the way to each value, by slot, only where something was.
     let rejections: [Int: [Rejection]]
-    /// The active snapshot, if any; its values are the raw values of every `.snapshot` layer.
-    let snapshot: ConfigSnapshot?
-    /// The override snapshots, in precedence order, this state was resolved with.
-    let overrides: [OverrideLayer]
+    /// The layers this state was resolved from: overrides, written values, snapshots, bundled defaults.
+    let sources: ValueSources
     /// Increases by one with every new state of a client.
     let generation: UInt64
 
     init(
-        values: [any AnyObject & Sendable], layers: [Layer], hiddenRemote: [Int: RemoteValue],
-        rejections: [Int: [Rejection]], snapshot: ConfigSnapshot?, overrides: [OverrideLayer], generation: UInt64
+        values: [any AnyObject & Sendable], layers: [Layer], hiddenRemote: [Int: SnapshotValue],
+        rejections: [Int: [Rejection]], sources: ValueSources, generation: UInt64
     ) {
         self.values = values
         self.layers = layers
         self.hiddenRemote = hiddenRemote
         self.rejections = rejections
-        self.snapshot = snapshot
-        self.overrides = overrides
+        self.sources = sources
         self.generation = generation
     }
 
-    /// The same values with renewed snapshot metadata (after a 304) under a new generation.
-    func renewing(_ metadata: SnapshotMetadata, generation: UInt64) -> ResolvedState {
-        ResolvedState(
-            values: values, layers: layers, hiddenRemote: hiddenRemote, rejections: rejections,
-            snapshot: snapshot.map { ConfigSnapshot(values: $0.values, metadata: metadata) }, overrides: overrides,
+    /// The active snapshot of the builder's own fetcher (provider 0), if any.
+    var snapshot: ConfigSnapshot? { snapshot(of: 0) }
+
+    /// The active snapshot of `provider`, if any.
+    func snapshot(of provider: Int) -> ConfigSnapshot? { sources.snapshots[provider] }
+
+    /// The override snapshots, in precedence order, this state was resolved with.
+    var overrides: [OverrideLayer] { sources.overrides }
+
+    /// The same values with `provider`'s snapshot metadata renewed (after a 304) under a new generation.
+    func renewing(_ metadata: SnapshotMetadata, of provider: Int, generation: UInt64) -> ResolvedState {
+        var renewed = sources
+        renewed.snapshots[provider] = sources.snapshots[provider].map { ConfigSnapshot(values: $0.values, metadata: metadata) }
+        return ResolvedState(
+            values: values, layers: layers, hiddenRemote: hiddenRemote, rejections: rejections, sources: renewed,
             generation: generation)
     }
 
     /// The value `slot`'s key takes from the remote snapshots, with its raw form and source.
-    func remoteValue(at slot: Int, name: String) -> RemoteValue? {
+    func remoteValue(at slot: Int, name: String) -> SnapshotValue? {
         switch layers[slot] {
-        case .snapshot:
-            guard let snapshot, let raw = snapshot.values[name] else { return nil }
-            return RemoteValue(box: values[slot], raw: raw, source: snapshot.metadata.source)
-        case .lastGood, .override, .defaultValue:
+        case .snapshot(let provider):
+            guard let snapshot = snapshot(of: provider), let raw = snapshot.values[name] else { return nil }
+            return SnapshotValue(box: values[slot], raw: raw, source: snapshot.metadata.source, provider: provider)
+        case .lastGood, .override, .writable, .bundled, .defaultValue:
             return hiddenRemote[slot]
         }
     }
@@ -70,21 +77,40 @@ final class ResolvedState: Sendable {
     func winningCandidate(at slot: Int, name: String) -> OverrideValue.Content? {
         switch layers[slot] {
         case .override(let position): overrides[position].snapshot.values[name]?.content
-        case .snapshot: snapshot?.values[name].map { .value($0) }
+        case .writable: sources.writable?.snapshot.values[name]?.content
+        case .snapshot(let provider): snapshot(of: provider)?.values[name].map { .value($0) }
         case .lastGood: hiddenRemote[slot].map { .value($0.raw) }
+        case .bundled(let index): sources.bundled[index].values[name].map { .value($0) }
         case .defaultValue: nil
+        }
+    }
+
+    /// The provider whose snapshot supplied `slot`'s value (now or as its last good value), if one did.
+    func provider(at slot: Int) -> Int? {
+        switch layers[slot] {
+        case .snapshot(let provider): provider
+        case .lastGood: hiddenRemote[slot]?.provider
+        case .override, .writable, .bundled, .defaultValue: nil
         }
     }
 
     /// The public description of `slot`'s layer.
     func valueLayer(at slot: Int, name: String) -> ValueLayer {
-        switch layers[slot] {
+        valueLayer(layers[slot], name: name, lastGood: hiddenRemote[slot])
+    }
+
+    /// The public description of `layer` for the key `name` in this state; `lastGood` is the key's last good value.
+    func valueLayer(_ layer: Layer, name: String, lastGood: SnapshotValue?) -> ValueLayer {
+        switch layer {
         case .override(let position):
             let layer = overrides[position]
             return .override(
                 source: layer.name, position: position, origin: layer.snapshot.values[name]?.origin ?? layer.name)
-        case .snapshot: return .snapshot(source: snapshot?.metadata.source ?? "")
-        case .lastGood: return .lastGoodSnapshot(source: hiddenRemote[slot]?.source ?? "")
+        case .writable:
+            return .writableSetting(store: sources.writable?.name ?? "")
+        case .snapshot(let provider): return .snapshot(source: snapshot(of: provider)?.metadata.source ?? "")
+        case .lastGood: return .lastGoodSnapshot(source: lastGood?.source ?? "")
+        case .bundled(let index): return .bundledDefaults(source: sources.bundled[index].source)
         case .defaultValue: return .defaultValue
         }
     }
@@ -93,20 +119,25 @@ final class ResolvedState: Sendable {
     enum Layer: Sendable, Hashable {
         /// The override source at this position.
         case override(Int)
-        /// The active snapshot.
-        case snapshot
+        /// The value the app wrote to the key (`client.set`).
+        case writable
+        /// The active snapshot of this provider.
+        case snapshot(Int)
         /// The key's last good value from an earlier snapshot.
         case lastGood
+        /// The bundled defaults at this position.
+        case bundled(Int)
         /// The key's default.
         case defaultValue
     }
 }
 
-/// A key's value from a remote snapshot: typed, raw, and the snapshot's source.
-struct RemoteValue: Sendable {
+/// A key's value from a remote snapshot: typed, raw, the snapshot's source and its provider.
+struct SnapshotValue: Sendable {
     let box: any AnyObject & Sendable
     let raw: ConfigValue
     let source: String
+    let provider: Int
 }
 
 /// One override source's values at one moment, under its name.

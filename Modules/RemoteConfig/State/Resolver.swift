@@ -10,9 +10,10 @@ extension ConfigSnapshot {
 /// Resolves every registered key, layer by layer, into one immutable ``ResolvedState``.
 ///
 /// For each key the first candidate that converts and passes the key's rules wins: the overrides
-/// in order, then the active snapshot, then the key's last good value from an earlier snapshot
-/// (only when the active snapshot's value was rejected), then the default. Every refused
-/// candidate is kept as a ``Rejection``. This is the only place values are converted and checked.
+/// in order, then the value the app wrote to it, then the providers' snapshots in precedence
+/// order, then the key's last good value from an earlier snapshot (only when every snapshot's
+/// value was rejected), then the bundled defaults, then the default. Every refused candidate is
+/// kept as a ``Rejection``. This is the only place values are converted and checked.
 struct Resolver {
     let registry: KeyRegistry
 
@@ -23,32 +24,30 @@ struct Resolver {
         let newRejections: [Rejection]
         /// The names of the keys whose value differs from `previous` (every key differs from no state).
         let changedKeys: [String]
-        /// How many snapshot keys no registered key reads.
+        /// How many snapshot keys no registered key reads (a key counts once per snapshot that has it).
         let unreadSnapshotKeys: Int
     }
 
-    /// Resolves every key against `snapshot` and `overrides`; `previous` supplies each key's last
-    /// good value and is what changes and new rejections are measured against.
-    func resolve(
-        snapshot: ConfigSnapshot?, previous: ResolvedState?, overrides: [OverrideLayer], generation: UInt64
-    ) -> Output {
+    /// Resolves every key against `sources`; `previous` supplies each key's last good value and
+    /// is what changes and new rejections are measured against.
+    func resolve(sources: ValueSources, previous: ResolvedState?, generation: UInt64) -> Output {
         let keys = registry.keys
         var values: [any AnyObject & Sendable] = []
         values.reserveCapacity(keys.count)
         var layers: [ResolvedState.Layer] = []
         layers.reserveCapacity(keys.count)
-        var hiddenRemote: [Int: RemoteValue] = [:]
+        var hiddenRemote: [Int: SnapshotValue] = [:]
         var rejections: [Int: [Rejection]] = [:]
         var newRejections: [Rejection] = []
         var changed: [String] = []
         var matched = 0
 
         for (slot, key) in keys.enumerated() {
-            let resolved = Self.resolve(key, slot: slot, snapshot: snapshot, overrides: overrides, previous: previous)
+            let resolved = Self.resolve(key, slot: slot, sources: sources, previous: previous)
             values.append(resolved.box)
             layers.append(resolved.layer)
             if let hidden = resolved.hiddenRemote { hiddenRemote[slot] = hidden }
-            if resolved.inSnapshot { matched += 1 }
+            matched += resolved.snapshotsHolding
             if !resolved.rejected.isEmpty { rejections[slot] = resolved.rejected }
             guard let previous else {
                 newRejections += resolved.rejected
@@ -60,12 +59,12 @@ struct Resolver {
         }
 
         let state = ResolvedState(
-            values: values, layers: layers, hiddenRemote: hiddenRemote, rejections: rejections, snapshot: snapshot,
-            overrides: overrides, generation: generation)
+            values: values, layers: layers, hiddenRemote: hiddenRemote, rejections: rejections, sources: sources,
+            generation: generation)
         return Output(
             state: state, newRejections: newRejections,
             changedKeys: changed,
-            unreadSnapshotKeys: (snapshot?.values.count ?? 0) - matched)
+            unreadSnapshotKeys: sources.snapshotKeyCount - matched)
     }
 
     /// One key's value and how it was reached.
@@ -75,10 +74,10 @@ struct Resolver {
         /// The winning candidate as it arrived (nil for the default).
         let candidate: OverrideValue.Content?
         /// The key's remote value when it is not the winner.
-        let hiddenRemote: RemoteValue?
+        let hiddenRemote: SnapshotValue?
         let rejected: [Rejection]
-        /// Whether the snapshot has a value for the key.
-        let inSnapshot: Bool
+        /// How many of the snapshots have a value for the key.
+        let snapshotsHolding: Int
         /// Whether the value differs from the key's value in the previous state (false without one).
         var changed = false
     }
@@ -86,60 +85,84 @@ struct Resolver {
     /// Resolves one key; `slot` and `previous` (the state this one replaces) supply its last good
     /// value and default box, and are nil for a key read without being registered.
     static func resolve<Key: ConfigKeyRepresentable>(
-        _ key: Key, slot: Int?, snapshot: ConfigSnapshot?, overrides: [OverrideLayer], previous: ResolvedState?
+        _ key: Key, slot: Int?, sources: ValueSources, previous: ResolvedState?
     ) -> KeyResolution {
         let key = key.configKey
-        var resolution = resolve(key, slot: slot, snapshot: snapshot, overrides: overrides, previous: previous)
+        var resolution = resolve(key, slot: slot, sources: sources, previous: previous)
         if let slot, let previous { resolution.changed = !same(key, previous, slot, as: resolution) }
         return resolution
     }
 
     private static func resolve<Value>(
-        _ key: ConfigKey<Value>, slot: Int?, snapshot: ConfigSnapshot?, overrides: [OverrideLayer],
-        previous: ResolvedState?
+        _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, previous: ResolvedState?
     ) -> KeyResolution {
         let name = key.name
         var rejected: [Rejection] = []
-        for (position, layer) in overrides.enumerated() {
-            guard let override = layer.snapshot.values[name] else { continue }
-            switch key.accept(override.content, origin: override.origin) {
+        /// An override or written value wins over the remote value when it passes; the remote value is kept as hidden.
+        func local(_ layer: OverrideLayer, as position: ResolvedState.Layer) -> KeyResolution? {
+            guard let candidate = layer.snapshot.values[name] else { return nil }
+            switch key.accept(candidate.content, origin: candidate.origin) {
             case .success(let box):
-                let hidden = remote(key, slot: slot, snapshot: snapshot, previous: previous, rejected: &rejected)
+                let hidden = remote(key, slot: slot, sources: sources, previous: previous, rejected: &rejected)
                 return KeyResolution(
-                    box: box, layer: .override(position), candidate: override.content, hiddenRemote: hidden.value,
-                    rejected: rejected, inSnapshot: hidden.inSnapshot)
+                    box: box, layer: position, candidate: candidate.content, hiddenRemote: hidden.value,
+                    rejected: rejected, snapshotsHolding: hidden.holding)
+            case .failure(let rejection):
+                rejected.append(rejection)
+                return nil
+            }
+        }
+        for (position, layer) in sources.overrides.enumerated() {
+            if let won = local(layer, as: .override(position)) { return won }
+        }
+        if let writable = sources.writable, let won = local(writable, as: .writable) { return won }
+        let fromSnapshots = remote(key, slot: slot, sources: sources, previous: previous, rejected: &rejected)
+        if let value = fromSnapshots.value {
+            let isCurrent = fromSnapshots.isCurrent
+            return KeyResolution(
+                box: value.box, layer: isCurrent ? .snapshot(value.provider) : .lastGood, candidate: .value(value.raw),
+                hiddenRemote: isCurrent ? nil : value, rejected: rejected, snapshotsHolding: fromSnapshots.holding)
+        }
+        for (index, defaults) in sources.bundled.enumerated() {
+            guard let raw = defaults.values[name] else { continue }
+            switch key.accept(.value(raw), origin: "bundled defaults \(defaults.source)") {
+            case .success(let box):
+                return KeyResolution(
+                    box: box, layer: .bundled(index), candidate: .value(raw), hiddenRemote: nil, rejected: rejected,
+                    snapshotsHolding: fromSnapshots.holding)
             case .failure(let rejection):
                 rejected.append(rejection)
             }
         }
-        let remote = remote(key, slot: slot, snapshot: snapshot, previous: previous, rejected: &rejected)
-        if let value = remote.value {
-            let isCurrent = remote.isCurrent
-            return KeyResolution(
-                box: value.box, layer: isCurrent ? .snapshot : .lastGood, candidate: .value(value.raw),
-                hiddenRemote: isCurrent ? nil : value, rejected: rejected, inSnapshot: remote.inSnapshot)
-        }
         let reused = slot.flatMap { slot in previous?.layers[slot] == .defaultValue ? previous?.values[slot] : nil }
         return KeyResolution(
             box: reused ?? key.defaultBox(), layer: .defaultValue, candidate: nil, hiddenRemote: nil, rejected: rejected,
-            inSnapshot: remote.inSnapshot)
+            snapshotsHolding: fromSnapshots.holding)
     }
 
-    /// The key's remote value: the active snapshot's if it passes, else the last good one from `previous`.
+    /// The key's remote value: the first snapshot's, in precedence order, that passes; else the last
+    /// good one from `previous` when some snapshot had a value. `holding` counts the snapshots with a value.
     private static func remote<Value>(
-        _ key: ConfigKey<Value>, slot: Int?, snapshot: ConfigSnapshot?, previous: ResolvedState?,
+        _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, previous: ResolvedState?,
         rejected: inout [Rejection]
-    ) -> (value: RemoteValue?, isCurrent: Bool, inSnapshot: Bool) {
-        guard let snapshot, let raw = snapshot.values[key.name] else { return (nil, false, false) }
-        let source = snapshot.metadata.source
-        switch key.accept(.value(raw), origin: snapshot.origin) {
-        case .success(let box):
-            return (RemoteValue(box: box, raw: raw, source: source), true, true)
-        case .failure(let rejection):
-            rejected.append(rejection)
-            let kept = slot.flatMap { previous?.remoteValue(at: $0, name: key.name) }
-            return (kept, false, true)
+    ) -> (value: SnapshotValue?, isCurrent: Bool, holding: Int) {
+        var accepted: SnapshotValue?
+        var holding = 0
+        for provider in sources.precedence {
+            guard let snapshot = sources.snapshots[provider], let raw = snapshot.values[key.name] else { continue }
+            holding += 1
+            guard accepted == nil else { continue }
+            switch key.accept(.value(raw), origin: snapshot.origin) {
+            case .success(let box):
+                accepted = SnapshotValue(box: box, raw: raw, source: snapshot.metadata.source, provider: provider)
+            case .failure(let rejection):
+                rejected.append(rejection)
+            }
         }
+        if let accepted { return (accepted, true, holding) }
+        guard holding > 0 else { return (nil, false, 0) }
+        let kept = slot.flatMap { previous?.remoteValue(at: $0, name: key.name) }
+        return (kept, false, holding)
     }
 
     /// Whether `slot`'s new value equals its value in `previous`: equal typed values when the key's

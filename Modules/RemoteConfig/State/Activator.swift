@@ -1,0 +1,100 @@
+import ConfigDomain
+import ConfigPorts
+import Foundation
+
+/// The one place a client's state changes: each activation resolves every key from all layers
+/// and swaps the new ``ResolvedState`` into the ``StateCell``.
+///
+/// Activations run under one `Locked` value, so two of them never interleave, whichever caused
+/// them: a provider's refresh (each ``RefreshEngine`` hands its snapshots here), an override
+/// source's change, or a write to a writable key. Each reads the layers from the current state,
+/// changes one, and publishes what changed.
+final class Activator: Sendable {
+    let resolver: Resolver
+    let cell: StateCell
+    let sink: EventSink
+    let updates: Broadcaster<ConfigUpdate>
+    private let state: Locked<ActivatorState>
+
+    /// The activator's bookkeeping, under its one lock.
+    private struct ActivatorState {
+        var generation: UInt64
+        /// Override problems already reported, as `source NUL message`.
+        var reportedProblems: Set<String>
+        var stopped = false
+    }
+
+    init(resolver: Resolver, cell: StateCell, sink: EventSink, updates: Broadcaster<ConfigUpdate>) {
+        self.resolver = resolver
+        self.cell = cell
+        self.sink = sink
+        self.updates = updates
+        // The builder reported the first problems of each override source; its stream repeats them first.
+        let first = cell.load()
+        let reported = Set(first.overrides.flatMap { layer in layer.snapshot.problems.map { layer.name + "\u{0}" + $0 } })
+        state = Locked(ActivatorState(generation: first.generation, reportedProblems: reported))
+    }
+
+    /// Resolves a new state from the current layers after `change`, swaps it in, and reports what changed.
+    @discardableResult
+    func activate(cause: ConfigUpdate.Cause, change: (inout ValueSources) -> Void) -> Resolver.Output {
+        let (output, generation) = state.withLock { s in
+            let previous = cell.load()
+            var sources = previous.sources
+            change(&sources)
+            s.generation += 1
+            let output = resolver.resolve(sources: sources, previous: previous, generation: s.generation)
+            cell.replace(with: output.state)
+            return (output, s.generation)
+        }
+        for rejection in output.newRejections { sink.emit(.valueRejected(rejection)) }
+        sink.emit(.activated(changedKeys: output.changedKeys))
+        updates.send(ConfigUpdate(changedKeys: output.changedKeys, cause: cause, generation: generation))
+        return output
+    }
+
+    /// What activating `snapshot` as `provider`'s would change, without activating it.
+    func preview(_ snapshot: ConfigSnapshot, of provider: Int) -> Resolver.Output {
+        let previous = cell.load()
+        var sources = previous.sources
+        sources.snapshots[provider] = snapshot
+        return resolver.resolve(sources: sources, previous: previous, generation: 0)
+    }
+
+    /// Renews `provider`'s snapshot metadata (a 304) in a new state with the same values.
+    func renew(_ metadata: SnapshotMetadata, of provider: Int) {
+        state.withLock { s in
+            s.generation += 1
+            cell.replace(with: cell.load().renewing(metadata, of: provider, generation: s.generation))
+        }
+    }
+
+    /// Replaces one override source's values and re-resolves if anything changed.
+    func applyOverride(at position: Int, _ snapshot: OverrideSnapshot) {
+        let (name, newProblems, changed) = state.withLock { s -> (String, [String], Bool) in
+            let overrides = cell.load().overrides
+            guard !s.stopped, overrides.indices.contains(position) else { return ("", [], false) }
+            let layer = overrides[position]
+            let problems = snapshot.problems.filter { s.reportedProblems.insert(layer.name + "\u{0}" + $0).inserted }
+            return (layer.name, problems, layer.snapshot != snapshot)
+        }
+        for problem in newProblems { sink.emit(.overrideProblem(source: name, message: problem)) }
+        guard changed else { return }
+        activate(cause: .override(source: name)) { sources in
+            sources.overrides[position] = OverrideLayer(name: name, snapshot: snapshot)
+        }
+    }
+
+    /// Sets (or with nil removes) the value the app wrote to the key `name`, and re-resolves.
+    func write(_ value: OverrideValue?, for name: String) {
+        activate(cause: .write(key: name)) { sources in
+            guard let layer = sources.writable else { return }
+            var values = layer.snapshot.values
+            values[name] = value
+            sources.writable = OverrideLayer(name: layer.name, snapshot: OverrideSnapshot(values: values))
+        }
+    }
+
+    /// Ignores override changes from now on.
+    func stop() { state.withLock { $0.stopped = true } }
+}

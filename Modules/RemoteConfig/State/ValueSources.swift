@@ -1,0 +1,41 @@
+import ConfigDomain
+import ConfigPorts
+import Foundation
+
+/// Every layer one resolution reads, other than each key's own default: what a ``ResolvedState`` was made from.
+///
+/// In precedence order: the overrides, the values the app wrote to writable keys, the remote
+/// providers' snapshots, and the bundled defaults. Activations change the first three; the
+/// providers' order and the bundled defaults are fixed when the client is built.
+struct ValueSources: Sendable {
+    /// Override sources, in the order added (the first wins).
+    var overrides: [OverrideLayer]
+    /// The values the app wrote with `client.set`, under the overrides; nil when no key is writable in this build.
+    var writable: OverrideLayer?
+    /// Each remote provider's active snapshot, by provider (provider 0 is the builder's own fetcher).
+    var snapshots: [ConfigSnapshot?]
+    /// Each provider's name (its cache name), by provider.
+    let providerNames: [String]
+    /// The providers in precedence order: the first snapshot with a valid value wins.
+    let precedence: [Int]
+    /// Bundled defaults, in the order added (the first wins), under every snapshot.
+    let bundled: [BundledDefaults]
+
+    /// The raw value of `name` in the first snapshot, in precedence order, that has it, and that snapshot's provider.
+    func rawValue(_ name: String) -> (value: ConfigValue, provider: Int)? {
+        for provider in precedence {
+            if let value = snapshots[provider]?.values[name] { return (value, provider) }
+        }
+        return nil
+    }
+
+    /// How many keys the snapshots hold, counting a key once per snapshot that has it.
+    var snapshotKeyCount: Int { snapshots.reduce(0) { $0 + ($1?.values.count ?? 0) } }
+
+    /// These sources without any snapshot: what a cache-only read serves when the data has expired.
+    var withoutSnapshots: ValueSources {
+        var copy = self
+        copy.snapshots = snapshots.map { _ in nil }
+        return copy
+    }
+}
