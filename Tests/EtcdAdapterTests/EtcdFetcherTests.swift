@@ -16,7 +16,7 @@ struct EtcdFetcherTests {
     private static func fetcher(_ server: TestHTTPServer, password: String? = nil) throws -> EtcdFetcher {
         let credentials = password.map { EtcdCredentials(username: "app", password: $0) }
         return try EtcdFetcher(
-            connection: EtcdConnection(endpoints: [server.url("")], credentials: credentials, requestTimeout: 2),
+            connection: EtcdConnection(endpoints: [server.url("")], credentials: credentials, requestTimeout: 15),
             layout: .document(key: FakeGateway.key))
     }
 
