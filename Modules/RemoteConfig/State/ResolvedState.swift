@@ -51,7 +51,11 @@ final class ResolvedState: Sendable {
     func renewing(_ metadata: SnapshotMetadata, generation: UInt64) -> ResolvedState {
         ResolvedState(
             values: values, layers: layers, hiddenRemote: hiddenRemote, rejections: rejections,
-            snapshot: snapshot.map { ConfigSnapshot(values: $0.values, metadata: metadata) }, overrides: overrides,
+            snapshot: snapshot.map { held in
+                var renewed = held
+                renewed.metadata = metadata
+                return renewed
+            }, overrides: overrides,
             generation: generation)
     }
 
