@@ -32,6 +32,7 @@ var package = Package(
         .library(name: "FileCacheAdapter", targets: ["FileCacheAdapter"]),
         .library(name: "EnvAdapter", targets: ["EnvAdapter"]),
         .library(name: "FirebaseFormat", targets: ["FirebaseFormat"]),
+        .library(name: "UnleashFormat", targets: ["UnleashFormat"]),
         .library(name: "TestDoubles", targets: ["TestDoubles"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .executable(name: "remote-config", targets: ["RemoteConfigCLI"]),
@@ -52,6 +53,9 @@ var package = Package(
         .target(
             name: "FirebaseFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/FirebaseFormat",
             swiftSettings: swiftSettings),
+        .target(
+            name: "UnleashFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/UnleashFormat",
+            exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
         .target(
             name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
             swiftSettings: swiftSettings),
@@ -105,6 +109,10 @@ var package = Package(
         .testTarget(name: "ConfigDomainTests", dependencies: ["ConfigDomain"], swiftSettings: swiftSettings),
         .testTarget(
             name: "FirebaseFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "FirebaseFormat"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "UnleashFormatTests",
+            dependencies: ["ConfigDomain", "ConfigPorts", "UnleashFormat", "RemoteConfig", "TestDoubles"],
+            resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "ConfigPortsTests", dependencies: ["ConfigDomain", "ConfigPorts", "TestDoubles"], swiftSettings: swiftSettings),
         .testTarget(name: "TestDoublesTests", dependencies: ["ConfigDomain", "ConfigPorts", "TestDoubles"], swiftSettings: swiftSettings),
         .testTarget(
