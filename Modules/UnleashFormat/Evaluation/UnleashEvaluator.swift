@@ -10,12 +10,13 @@ struct UnleashEvaluator: Sendable {
     /// The seed of variant hashing (Unleash's 86028157).
     let variantSeed: UInt32
 
-    /// Evaluates feature `name` for `context`; an unknown feature is disabled.
-    func evaluate(_ name: String, in context: EvaluationContext) -> FeatureEvaluation {
+    /// Evaluates feature `name` for `context`, choosing its variant when `choosingVariant` (which
+    /// reads the variant's stickiness field); an unknown feature is disabled.
+    func evaluate(_ name: String, in context: EvaluationContext, choosingVariant: Bool) -> FeatureEvaluation {
         var reader = ContextReader(context)
         var result = FeatureEvaluation()
         if let feature = features[name] {
-            evaluate(feature, reader: &reader, into: &result, checkingDependencies: true)
+            evaluate(feature, reader: &reader, into: &result, checkingDependencies: true, choosingVariant: choosingVariant)
         } else {
             result.unmatched.append(UnmatchedRule(ruleID: name, reason: .other("no feature \"\(name)\" in the payload")))
         }
@@ -26,7 +27,8 @@ struct UnleashEvaluator: Sendable {
     // MARK: Features
 
     private func evaluate(
-        _ feature: UnleashFeature, reader: inout ContextReader, into result: inout FeatureEvaluation, checkingDependencies: Bool
+        _ feature: UnleashFeature, reader: inout ContextReader, into result: inout FeatureEvaluation, checkingDependencies: Bool,
+        choosingVariant: Bool
     ) {
         if checkingDependencies, !dependenciesHold(feature, reader: &reader, into: &result) { return }
         guard feature.enabled else {
@@ -36,6 +38,7 @@ struct UnleashEvaluator: Sendable {
         guard !feature.strategies.isEmpty else {
             result.enabled = true
             result.enabledBy = TargetingMatch(ruleID: "no strategies", kind: .rule)
+            guard choosingVariant else { return }
             selectVariant(feature.variants, groupId: feature.name, ruleID: "variants", reader: &reader, into: &result)
             return
         }
@@ -45,6 +48,7 @@ struct UnleashEvaluator: Sendable {
             case .on(let bucket):
                 result.enabled = true
                 result.enabledBy = TargetingMatch(ruleID: strategy.ruleID, kind: bucket == nil ? .rule : .rollout, bucket: bucket)
+                guard choosingVariant else { return }
                 if strategy.variants.isEmpty {
                     selectVariant(feature.variants, groupId: feature.name, ruleID: "variants", reader: &reader, into: &result)
                 } else {
@@ -75,7 +79,9 @@ struct UnleashEvaluator: Sendable {
             // Unleash allows one level: a parent that itself depends on others never satisfies.
             if let parent = features[dependency.feature], parent.dependencies.isEmpty {
                 var parentResult = FeatureEvaluation()
-                evaluate(parent, reader: &reader, into: &parentResult, checkingDependencies: false)
+                evaluate(
+                    parent, reader: &reader, into: &parentResult, checkingDependencies: false,
+                    choosingVariant: !dependency.variants.isEmpty)
                 result.problems += parentResult.problems
                 if dependency.enabled {
                     holds = parentResult.enabled && (dependency.variants.isEmpty || dependency.variants.contains(parentResult.variantName))

@@ -25,7 +25,7 @@ struct UnleashFeatureRules: TargetingRules {
     let warnings: [RuleProblem]
 
     func evaluate(in context: EvaluationContext) -> TargetingDecision {
-        let result = evaluator.evaluate(feature, in: context)
+        let result = evaluator.evaluate(feature, in: context, choosingVariant: output != .enabled)
         let value: ConfigValue?
         let match: TargetingMatch?
         switch output {
