@@ -20,7 +20,7 @@ import Foundation
 ///     static let buttonColor = ConfigKey("new-checkout.variant", default: "disabled")
 /// }
 /// let client = try RemoteConfigClient.builder(fetcher: fetcher)
-///     .format(UnleashFormat())
+///     .payloadFormat(UnleashFormat())
 ///     .context(EvaluationContext(targetingKey: "user-42", attributes: ["environment": "production"]))
 ///     .register(Flags.checkout, Flags.buttonColor)
 ///     .build()
