@@ -34,6 +34,8 @@ var package = Package(
         .library(name: "FirebaseFormat", targets: ["FirebaseFormat"]),
         .library(name: "UnleashFormat", targets: ["UnleashFormat"]),
         .library(name: "TestDoubles", targets: ["TestDoubles"]),
+        .library(name: "TargetingFormat", targets: ["TargetingFormat"]),
+        .library(name: "GrowthBookFormat", targets: ["GrowthBookFormat"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .executable(name: "remote-config", targets: ["RemoteConfigCLI"]),
     ],
@@ -58,6 +60,12 @@ var package = Package(
             exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
         .target(
             name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
+            swiftSettings: swiftSettings),
+        .target(
+            name: "TargetingFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TargetingFormat",
+            exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
+        .target(
+            name: "GrowthBookFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/GrowthBookFormat",
             swiftSettings: swiftSettings),
         .target(
             name: "RemoteConfig",
@@ -131,6 +139,13 @@ var package = Package(
         .testTarget(
             name: "RemoteConfigTests", dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles"],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TargetingTests",
+            dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles", "TargetingFormat"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "GrowthBookFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "GrowthBookFormat"],
+            resources: [.copy("Conformance")], swiftSettings: swiftSettings),
 
         // MARK: Integration tests (real server, real file system, child processes)
         .testTarget(

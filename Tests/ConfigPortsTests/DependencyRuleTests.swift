@@ -58,7 +58,10 @@ struct DependencyRuleTests {
 
     /// The adapters today. Any other folder under Modules/ is an adapter too; these are listed so
     /// that the tests notice when they look in the wrong place and find none.
-    static let knownAdapters: Set<String> = ["HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat", "UnleashFormat"]
+    static let knownAdapters: Set<String> = [
+        "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat", "TargetingFormat", "GrowthBookFormat",
+        "UnleashFormat",
+    ]
 
     /// What the shared test-support target (Tests/TestSupport, not a product) may import: FlyingFox, as tests may.
     static let testSupportAllowed = platform.union(["FlyingFox", "FlyingSocks"]).union(core)

@@ -25,6 +25,14 @@ public enum Bucketing {
         }
     }
 
+    /// The text an attribute is hashed as: a string as it is, a number or `true` as JavaScript
+    /// writes it (`123`, `1.5`, `true`). Nil for what GrowthBook cannot bucket: a missing value and
+    /// JavaScript's false values (null, `""`, `0`, `false`).
+    public static func hashText(of value: ConfigValue?) -> String? {
+        guard LooseValue.isTruthy(value) else { return nil }
+        return LooseValue.text(of: value)
+    }
+
     /// `count` equal weights summing to 1 (none for a count below 1).
     public static func equalWeights(_ count: Int) -> [Double] {
         count > 0 ? Array(repeating: 1 / Double(count), count: count) : []

@@ -21,8 +21,18 @@ public enum ConditionOperator: String, Sendable, Hashable, CaseIterable {
     case `in` = "$in"
     /// The attribute (and none of its elements) is in the list.
     case nin = "$nin"
+    /// `$in` comparing strings without regard to case.
+    case ini = "$ini"
+    /// `$nin` comparing strings without regard to case.
+    case nini = "$nini"
     /// The attribute is a string matching the regular expression.
     case regex = "$regex"
+    /// `$regex` without regard to case.
+    case regexi = "$regexi"
+    /// The attribute does not match the regular expression.
+    case notRegex = "$notRegex"
+    /// `$notRegex` without regard to case.
+    case notRegexi = "$notRegexi"
     /// The attribute is present (true) or absent (false).
     case exists = "$exists"
     /// The attribute's JSON type: `string`, `number`, `boolean`, `array`, `object`, `null`.
@@ -33,6 +43,8 @@ public enum ConditionOperator: String, Sendable, Hashable, CaseIterable {
     case elemMatch = "$elemMatch"
     /// The attribute is an array holding every listed value.
     case all = "$all"
+    /// `$all` comparing strings without regard to case.
+    case alli = "$alli"
     /// Negates a field condition.
     case not = "$not"
     /// Version equal (`1.2.3`, `v1.2.3-beta.1`).

@@ -117,6 +117,14 @@ public struct RemoteConfigBuilder: Sendable {
         return copy
     }
 
+    /// Sets the evaluation context that targeting rules see from the first read on (change it later
+    /// with `RemoteConfigClient/setContext(_:)` and `RemoteConfigClient/updateContext(_:)`).
+    public func context(_ context: EvaluationContext) -> Self {
+        var copy = self
+        copy.settings.context = context
+        return copy
+    }
+
     /// Sets the source of jitter, a function returning a number in `0..<1` (tests make it fixed).
     public func jitter(_ random: @escaping @Sendable () -> Double) -> Self {
         var copy = self
@@ -156,7 +164,8 @@ public struct RemoteConfigBuilder: Sendable {
         status.scheduler.periodicInterval = settings.periodicInterval
         let snapshot = loadCache(into: &status, sink: sink)
 
-        let first = Resolver(registry: registry).resolve(snapshot: snapshot, previous: nil, overrides: layers, generation: 1)
+        let first = Resolver(registry: registry).resolve(
+            snapshot: snapshot, previous: nil, overrides: layers, context: settings.context, generation: 1)
         for rejection in first.newRejections { sink.emit(.valueRejected(rejection)) }
         let cell = StateCell(first.state)
         let engine = RefreshEngine(
@@ -206,7 +215,7 @@ public struct RemoteConfigBuilder: Sendable {
         switch cache.load(name, slot: .active) {
         case .hit(let cached):
             do throws(PayloadError) {
-                let snapshot = ConfigSnapshot(values: try settings.format.decode(cached.payload), metadata: cached.metadata)
+                let snapshot = try settings.format.decodePayload(cached.payload).snapshot(cached.metadata)
                 status.cache = .inSync
                 sink.emit(
                     .cacheLoaded(

@@ -81,14 +81,16 @@ public final class RemoteConfigClient: Sendable {
     /// A read of a key the registry does not hold under this name and type: resolved alone.
     func unregisteredRead<Value>(_ key: ConfigKey<Value>, in state: ResolvedState) -> Value {
         noteUnregistered(key.name, readType: key.converter.typeName)
-        return resolvedAlone(key, snapshot: state.snapshot, overrides: state.overrides)
+        return resolvedAlone(key, snapshot: state.snapshot, overrides: state.overrides, context: state.context)
     }
 
-    /// `key` resolved on its own, through `overrides`, `snapshot` and its own rules, as no registry slot holds it.
+    /// `key` resolved on its own, through `overrides`, `snapshot` (its targeting rules for `context`)
+    /// and its own rules, as no registry slot holds it.
     private func resolvedAlone<Value>(
-        _ key: ConfigKey<Value>, snapshot: ConfigSnapshot?, overrides: [OverrideLayer]
+        _ key: ConfigKey<Value>, snapshot: ConfigSnapshot?, overrides: [OverrideLayer], context: EvaluationContext
     ) -> Value {
-        let alone = Resolver.resolve(key, slot: nil, snapshot: snapshot, overrides: overrides, previous: nil)
+        let alone = Resolver.resolve(
+            key, slot: nil, snapshot: snapshot, overrides: overrides, context: context, previous: nil)
         return (alone.box as? ValueBox<Value>)?.value ?? key.defaultValue
     }
 
@@ -123,7 +125,7 @@ public final class RemoteConfigClient: Sendable {
             return value
         case .cacheOnly:
             guard currentFreshness() == .expired else { return self[key] }
-            return resolvedAlone(key, snapshot: nil, overrides: cell.load().overrides)
+            return resolvedAlone(key, snapshot: nil, overrides: cell.load().overrides, context: .empty)
         }
     }
 
@@ -179,9 +181,11 @@ public final class RemoteConfigClient: Sendable {
         if let slot = registry.slot(named: key.name), registry.valueTypes[slot] == key.valueType {
             return explanation(
                 name: key.name, isRegistered: true, value: key.render(state.values[slot]),
-                layer: state.valueLayer(at: slot, name: key.name), rejected: state.rejections[slot] ?? [], in: state)
+                layer: state.valueLayer(at: slot, name: key.name), rejected: state.rejections[slot] ?? [],
+                targeting: state.decisions[slot], in: state)
         }
-        let alone = Resolver.resolve(key, slot: nil, snapshot: state.snapshot, overrides: state.overrides, previous: nil)
+        let alone = Resolver.resolve(
+            key, slot: nil, snapshot: state.snapshot, overrides: state.overrides, context: state.context, previous: nil)
         let layer: ValueLayer =
             switch alone.layer {
             case .override(let position):
@@ -193,17 +197,19 @@ public final class RemoteConfigClient: Sendable {
             }
         return explanation(
             name: key.name, isRegistered: false, value: key.render(alone.box), layer: layer, rejected: alone.rejected,
-            in: state)
+            targeting: alone.decision, in: state)
     }
 
     private func explanation(
-        name: String, isRegistered: Bool, value: String, layer: ValueLayer, rejected: [Rejection], in state: ResolvedState
+        name: String, isRegistered: Bool, value: String, layer: ValueLayer, rejected: [Rejection],
+        targeting: TargetingDecision? = nil, in state: ResolvedState
     ) -> Explanation {
         let metadata = state.snapshot?.metadata
         return Explanation(
             key: name, isRegistered: isRegistered, value: value, layer: layer, rejected: rejected, snapshot: metadata,
             snapshotAge: metadata.map { engine.settings.clock.now().timeIntervalSince($0.fetchedAt) },
-            freshness: metadata.map { engine.settings.freshness(of: $0) }, generation: state.generation)
+            freshness: metadata.map { engine.settings.freshness(of: $0) }, generation: state.generation,
+            targeting: targeting)
     }
 
     /// Every registered key: name, type, default and rules.

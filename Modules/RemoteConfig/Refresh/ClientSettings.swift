@@ -18,6 +18,8 @@ struct ClientSettings: Sendable {
     var periodicInterval: TimeInterval?
     var random: @Sendable () -> Double
     var honorsTTLHints: Bool
+    /// The evaluation context the first state is resolved for.
+    var context = EvaluationContext.empty
 
     /// The freshness policy for `metadata`: the server's TTL hint replaces the policy's TTL when honoured.
     func freshness(for metadata: SnapshotMetadata) -> FreshnessPolicy {

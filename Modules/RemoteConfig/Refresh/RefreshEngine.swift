@@ -27,7 +27,10 @@ final class RefreshEngine: Sendable {
         self.updates = updates
         // The builder reported the first problems of each override source; its stream repeats them first.
         let reported = Set(overrides.flatMap { layer in layer.snapshot.problems.map { layer.name + "\u{0}" + $0 } })
-        state = Locked(EngineState(overrides: overrides, generation: cell.load().generation, status: status, reportedProblems: reported))
+        var engineState = EngineState(
+            overrides: overrides, generation: cell.load().generation, status: status, reportedProblems: reported)
+        engineState.context = cell.load().context
+        state = Locked(engineState)
     }
 
     func emit(_ event: ConfigEvent) { sink.emit(event) }
@@ -157,13 +160,12 @@ final class RefreshEngine: Sendable {
             }
             return succeed(.unchanged, at: now)
         }
-        let values: [String: ConfigValue]
+        let snapshot: ConfigSnapshot
         do throws(PayloadError) {
-            values = try settings.format.decode(payload.bytes)
+            snapshot = try settings.format.decodePayload(payload.bytes).snapshot(metadata)
         } catch {
             return fail(.payload(error), retry: .backoff)
         }
-        let snapshot = ConfigSnapshot(values: values, metadata: metadata)
         let cached = CachedSnapshot(payload: payload.bytes, metadata: metadata)
         if settings.activation == .immediate {
             let changed = activate(snapshot, cause: .refresh)
@@ -171,8 +173,9 @@ final class RefreshEngine: Sendable {
             await persistActive(cached)
             return succeed(.updated(changedKeys: changed), at: now)
         }
+        let (overrides, context) = state.withLock { ($0.overrides, $0.context) }
         let preview = resolver.resolve(
-            snapshot: snapshot, previous: cell.load(), overrides: state.withLock { $0.overrides }, generation: 0)
+            snapshot: snapshot, previous: cell.load(), overrides: overrides, context: context, generation: 0)
         reportMistypedKeys(of: snapshot, unread: preview.unreadSnapshotKeys)
         var storedInCache = false
         if settings.activation == .nextLaunch, let cache = settings.cache {
@@ -259,14 +262,43 @@ final class RefreshEngine: Sendable {
             change(&s)
             s.generation += 1
             let output = resolver.resolve(
-                snapshot: snapshot, previous: cell.load(), overrides: s.overrides, generation: s.generation)
+                snapshot: snapshot, previous: cell.load(), overrides: s.overrides, context: s.context,
+                generation: s.generation)
             cell.replace(with: output.state)
             return (output, s.generation)
         }
         if cause == .refresh, let snapshot { reportMistypedKeys(of: snapshot, unread: output.unreadSnapshotKeys) }
+        publish(output, generation: generation, cause: cause)
+        return output.changedKeys
+    }
+
+    /// Reports a new state: its new rejections, the activation, and the update naming the changed keys.
+    private func publish(_ output: Resolver.Output, generation: UInt64, cause: ConfigUpdate.Cause) {
         for rejection in output.newRejections { emit(.valueRejected(rejection)) }
         emit(.activated(changedKeys: output.changedKeys))
         updates.send(ConfigUpdate(changedKeys: output.changedKeys, cause: cause, generation: generation))
+    }
+
+    // MARK: Context
+
+    /// Changes the evaluation context with `update` and, if it changed, re-resolves the active
+    /// snapshot for it under the lock (fetching nothing); returns the keys whose value changed.
+    func changeContext(_ update: (inout EvaluationContext) -> Void) -> [String] {
+        let resolved = state.withLock { s -> (Resolver.Output, UInt64)? in
+            var context = s.context
+            update(&context)
+            guard !s.stopped, context != s.context else { return nil }
+            s.context = context
+            s.generation += 1
+            let current = cell.load()
+            let output = resolver.resolve(
+                snapshot: current.snapshot, previous: current, overrides: s.overrides, context: context,
+                generation: s.generation)
+            cell.replace(with: output.state)
+            return (output, s.generation)
+        }
+        guard let (output, generation) = resolved else { return [] }
+        publish(output, generation: generation, cause: .context)
         return output.changedKeys
     }
 
@@ -385,6 +417,8 @@ final class RefreshEngine: Sendable {
 /// The engine's state, under its one lock.
 struct EngineState {
     var overrides: [OverrideLayer]
+    /// The evaluation context targeting rules are resolved for.
+    var context = EvaluationContext.empty
     var generation: UInt64
     var status: EngineStatus
     var reportedProblems: Set<String>

@@ -31,12 +31,17 @@ final class ResolvedState: Sendable {
     let snapshot: ConfigSnapshot?
     /// The override snapshots, in precedence order, this state was resolved with.
     let overrides: [OverrideLayer]
+    /// The evaluation context the snapshot's targeting rules were evaluated for.
+    let context: EvaluationContext
+    /// What each key's targeting rules decided, by slot, only for keys with rules.
+    let decisions: [Int: TargetingDecision]
     /// Increases by one with every new state of a client.
     let generation: UInt64
 
     init(
         values: [any AnyObject & Sendable], layers: [Layer], hiddenRemote: [Int: RemoteValue],
-        rejections: [Int: [Rejection]], snapshot: ConfigSnapshot?, overrides: [OverrideLayer], generation: UInt64
+        rejections: [Int: [Rejection]], snapshot: ConfigSnapshot?, overrides: [OverrideLayer],
+        context: EvaluationContext, decisions: [Int: TargetingDecision], generation: UInt64
     ) {
         self.values = values
         self.layers = layers
@@ -44,6 +49,8 @@ final class ResolvedState: Sendable {
         self.rejections = rejections
         self.snapshot = snapshot
         self.overrides = overrides
+        self.context = context
+        self.decisions = decisions
         self.generation = generation
     }
 
@@ -55,15 +62,15 @@ final class ResolvedState: Sendable {
                 var renewed = held
                 renewed.metadata = metadata
                 return renewed
-            }, overrides: overrides,
-            generation: generation)
+            }, overrides: overrides, context: context,
+            decisions: decisions, generation: generation)
     }
 
     /// The value `slot`'s key takes from the remote snapshots, with its raw form and source.
     func remoteValue(at slot: Int, name: String) -> RemoteValue? {
         switch layers[slot] {
         case .snapshot:
-            guard let snapshot, let raw = snapshot.values[name] else { return nil }
+            guard let snapshot, let raw = snapshotRaw(at: slot, name: name) else { return nil }
             return RemoteValue(box: values[slot], raw: raw, source: snapshot.metadata.source)
         case .lastGood, .override, .defaultValue:
             return hiddenRemote[slot]
@@ -74,10 +81,15 @@ final class ResolvedState: Sendable {
     func winningCandidate(at slot: Int, name: String) -> OverrideValue.Content? {
         switch layers[slot] {
         case .override(let position): overrides[position].snapshot.values[name]?.content
-        case .snapshot: snapshot?.values[name].map { .value($0) }
+        case .snapshot: snapshotRaw(at: slot, name: name).map { .value($0) }
         case .lastGood: hiddenRemote[slot].map { .value($0.raw) }
         case .defaultValue: nil
         }
+    }
+
+    /// The raw value the active snapshot gives `slot` in this state's context: what its rules decided, else its plain value.
+    func snapshotRaw(at slot: Int, name: String) -> ConfigValue? {
+        decisions[slot]?.value ?? snapshot?.values[name]
     }
 
     /// The public description of `slot`'s layer.

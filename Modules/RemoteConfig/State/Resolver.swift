@@ -13,6 +13,7 @@ extension ConfigSnapshot {
 /// in order, then the active snapshot, then the key's last good value from an earlier snapshot
 /// (only when the active snapshot's value was rejected), then the default. Every refused
 /// candidate is kept as a ``Rejection``. This is the only place values are converted and checked.
+/// A key with targeting rules takes its snapshot candidate from them (see ``TargetedCandidate``).
 struct Resolver {
     let registry: KeyRegistry
 
@@ -27,10 +28,11 @@ struct Resolver {
         let unreadSnapshotKeys: Int
     }
 
-    /// Resolves every key against `snapshot` and `overrides`; `previous` supplies each key's last
-    /// good value and is what changes and new rejections are measured against.
+    /// Resolves every key against `snapshot` (its rules evaluated for `context`) and `overrides`;
+    /// `previous` supplies each key's last good value and is what changes and new rejections are measured against.
     func resolve(
-        snapshot: ConfigSnapshot?, previous: ResolvedState?, overrides: [OverrideLayer], generation: UInt64
+        snapshot: ConfigSnapshot?, previous: ResolvedState?, overrides: [OverrideLayer], context: EvaluationContext,
+        generation: UInt64
     ) -> Output {
         let keys = registry.keys
         var values: [any AnyObject & Sendable] = []
@@ -39,13 +41,16 @@ struct Resolver {
         layers.reserveCapacity(keys.count)
         var hiddenRemote: [Int: RemoteValue] = [:]
         var rejections: [Int: [Rejection]] = [:]
+        var decisions: [Int: TargetingDecision] = [:]
         var newRejections: [Rejection] = []
         var changed: [String] = []
         var matched = 0
 
         for (slot, key) in keys.enumerated() {
-            let resolved = Self.resolve(key, slot: slot, snapshot: snapshot, overrides: overrides, previous: previous)
+            let resolved = Self.resolve(
+                key, slot: slot, snapshot: snapshot, overrides: overrides, context: context, previous: previous)
             values.append(resolved.box)
+            if let decision = resolved.decision { decisions[slot] = decision }
             layers.append(resolved.layer)
             if let hidden = resolved.hiddenRemote { hiddenRemote[slot] = hidden }
             if resolved.inSnapshot { matched += 1 }
@@ -61,7 +66,7 @@ struct Resolver {
 
         let state = ResolvedState(
             values: values, layers: layers, hiddenRemote: hiddenRemote, rejections: rejections, snapshot: snapshot,
-            overrides: overrides, generation: generation)
+            overrides: overrides, context: context, decisions: decisions, generation: generation)
         return Output(
             state: state, newRejections: newRejections,
             changedKeys: changed,
@@ -79,6 +84,8 @@ struct Resolver {
         let rejected: [Rejection]
         /// Whether the snapshot has a value for the key.
         let inSnapshot: Bool
+        /// What the key's targeting rules decided, when it has rules.
+        var decision: TargetingDecision?
         /// Whether the value differs from the key's value in the previous state (false without one).
         var changed = false
     }
@@ -86,17 +93,19 @@ struct Resolver {
     /// Resolves one key; `slot` and `previous` (the state this one replaces) supply its last good
     /// value and default box, and are nil for a key read without being registered.
     static func resolve<Key: ConfigKeyRepresentable>(
-        _ key: Key, slot: Int?, snapshot: ConfigSnapshot?, overrides: [OverrideLayer], previous: ResolvedState?
+        _ key: Key, slot: Int?, snapshot: ConfigSnapshot?, overrides: [OverrideLayer], context: EvaluationContext,
+        previous: ResolvedState?
     ) -> KeyResolution {
         let key = key.configKey
-        var resolution = resolve(key, slot: slot, snapshot: snapshot, overrides: overrides, previous: previous)
+        var resolution = resolve(
+            key, slot: slot, snapshot: snapshot, overrides: overrides, context: context, previous: previous)
         if let slot, let previous { resolution.changed = !same(key, previous, slot, as: resolution) }
         return resolution
     }
 
     private static func resolve<Value>(
         _ key: ConfigKey<Value>, slot: Int?, snapshot: ConfigSnapshot?, overrides: [OverrideLayer],
-        previous: ResolvedState?
+        context: EvaluationContext, previous: ResolvedState?
     ) -> KeyResolution {
         let name = key.name
         var rejected: [Rejection] = []
@@ -104,41 +113,48 @@ struct Resolver {
             guard let override = layer.snapshot.values[name] else { continue }
             switch key.accept(override.content, origin: override.origin) {
             case .success(let box):
-                let hidden = remote(key, slot: slot, snapshot: snapshot, previous: previous, rejected: &rejected)
+                let hidden = remote(
+                    key, slot: slot, snapshot: snapshot, context: context, previous: previous, rejected: &rejected)
                 return KeyResolution(
                     box: box, layer: .override(position), candidate: override.content, hiddenRemote: hidden.value,
-                    rejected: rejected, inSnapshot: hidden.inSnapshot)
+                    rejected: rejected, inSnapshot: hidden.inSnapshot, decision: hidden.decision)
             case .failure(let rejection):
                 rejected.append(rejection)
             }
         }
-        let remote = remote(key, slot: slot, snapshot: snapshot, previous: previous, rejected: &rejected)
+        let remote = remote(key, slot: slot, snapshot: snapshot, context: context, previous: previous, rejected: &rejected)
         if let value = remote.value {
             let isCurrent = remote.isCurrent
             return KeyResolution(
                 box: value.box, layer: isCurrent ? .snapshot : .lastGood, candidate: .value(value.raw),
-                hiddenRemote: isCurrent ? nil : value, rejected: rejected, inSnapshot: remote.inSnapshot)
+                hiddenRemote: isCurrent ? nil : value, rejected: rejected, inSnapshot: remote.inSnapshot,
+                decision: remote.decision)
         }
         let reused = slot.flatMap { slot in previous?.layers[slot] == .defaultValue ? previous?.values[slot] : nil }
         return KeyResolution(
             box: reused ?? key.defaultBox(), layer: .defaultValue, candidate: nil, hiddenRemote: nil, rejected: rejected,
-            inSnapshot: remote.inSnapshot)
+            inSnapshot: remote.inSnapshot, decision: remote.decision)
     }
 
-    /// The key's remote value: the active snapshot's if it passes, else the last good one from `previous`.
+    /// The key's remote value: the active snapshot's (for `context`) if it passes, else the last good one from `previous`.
     private static func remote<Value>(
-        _ key: ConfigKey<Value>, slot: Int?, snapshot: ConfigSnapshot?, previous: ResolvedState?,
-        rejected: inout [Rejection]
-    ) -> (value: RemoteValue?, isCurrent: Bool, inSnapshot: Bool) {
-        guard let snapshot, let raw = snapshot.values[key.name] else { return (nil, false, false) }
+        _ key: ConfigKey<Value>, slot: Int?, snapshot: ConfigSnapshot?, context: EvaluationContext,
+        previous: ResolvedState?, rejected: inout [Rejection]
+    ) -> (value: RemoteValue?, isCurrent: Bool, inSnapshot: Bool, decision: TargetingDecision?) {
+        guard let snapshot else { return (nil, false, false, nil) }
+        let candidate = TargetedCandidate(name: key.name, snapshot: snapshot, context: context)
+        rejected += candidate.rejections
+        let kept = { slot.flatMap { previous?.remoteValue(at: $0, name: key.name) } }
+        guard let raw = candidate.raw else {
+            return candidate.isBlocked ? (kept(), false, true, nil) : (nil, false, false, candidate.decision)
+        }
         let source = snapshot.metadata.source
         switch key.accept(.value(raw), origin: snapshot.origin) {
         case .success(let box):
-            return (RemoteValue(box: box, raw: raw, source: source), true, true)
+            return (RemoteValue(box: box, raw: raw, source: source), true, true, candidate.decision)
         case .failure(let rejection):
             rejected.append(rejection)
-            let kept = slot.flatMap { previous?.remoteValue(at: $0, name: key.name) }
-            return (kept, false, true)
+            return (kept(), false, true, candidate.decision)
         }
     }
 

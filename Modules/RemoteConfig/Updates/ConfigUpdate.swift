@@ -11,6 +11,8 @@ public struct ConfigUpdate: Sendable, Hashable {
         case activation
         /// An override source changed (its name).
         case override(source: String)
+        /// The evaluation context changed (`setContext` or `updateContext`).
+        case context
     }
 
     /// The keys whose value changed.
