@@ -32,7 +32,10 @@ struct ConditionTests {
         let problem = ConditionError(path: "name.$regx", kind: .unknownOperator("$regx"))
             .ruleProblem(key: "k", ruleID: "r", path: "rules[0].when")
         #expect(problem == RuleProblem(key: "k", ruleID: "r", path: "rules[0].when.name.$regx", kind: .unknownOperator("$regx")))
-        #expect(problem.description.hasPrefix("key \"k\" rule \"r\" at rules[0].when.name.$regx: unknown operator \"$regx\"; use one of $eq"))
+        #expect(problem.description == "key \"k\" rule \"r\" at rules[0].when.name.$regx: unknown operator \"$regx\"; did you mean \"$regex\"?")
+        let far = RuleProblem(key: "k", kind: .unknownOperator("$between"))
+        #expect(far.reason.hasPrefix("unknown operator \"$between\"; use one of $eq $ne"))
+        #expect(ConditionOperator.closest(to: "$IN") == .in)
         let malformed = ConditionError(path: "", kind: .malformed("why")).ruleProblem(key: "k", ruleID: nil, path: nil)
         #expect(malformed.kind == .unparsable("why"))
     }
