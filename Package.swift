@@ -76,7 +76,8 @@ var package = Package(
             name: "RemoteConfigCLI",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter",
-                "FirebaseFormat", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FirebaseFormat", "TargetingFormat", "GrowthBookFormat",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             path: "Integration/CLI", exclude: ["README.md"], resources: [.copy("Examples")], swiftSettings: swiftSettings),

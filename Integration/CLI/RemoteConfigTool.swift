@@ -19,6 +19,7 @@ struct RemoteConfigTool: AsyncParsableCommand {
               remote-config fetch http://127.0.0.1:8080/config.json --keys manifest.json
               remote-config validate config.json --keys manifest.json
               remote-config inspect ./cache-dir
+              remote-config eval config.json --context '{"id":"u1","country":"DE"}'
 
             The key manifest (--keys) declares each key's type, default and rules; see \
             Integration/CLI/README.md for its format and Integration/CLI/Examples for a sample.
@@ -30,5 +31,6 @@ struct RemoteConfigTool: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DemoCommand.self, ServeCommand.self, FetchCommand.self, InspectCommand.self, ValidateCommand.self,
+            EvalCommand.self,
         ])
 }

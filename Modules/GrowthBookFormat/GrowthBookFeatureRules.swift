@@ -31,7 +31,7 @@ struct GrowthBookFeatureRules: TargetingRules {
             let names = (rule.condition?.attributes ?? []) + (usesHash(rule) ? [rule.hashAttribute ?? "id"] : [])
             for name in names where !read.contains(name) { read.append(name) }
         }
-        let value: ConfigValue? = result.value.isNull ? nil : result.value
+        let value: ConfigValue? = result.value.isNull ? .none : .some(result.value)
         guard let index = result.ruleIndex else {
             return TargetingDecision(value: value, attributesRead: read, unmatched: unmatched)
         }

@@ -45,7 +45,7 @@ struct RuleRejectionTests {
         let unknown = try #require(rejected.first { $0.key == "button_color" })
         #expect(unknown.kind == .unknownOperator("$regx"))
         #expect(unknown.path == "targeting.button_color.rules[0].when.name.$regx")
-        #expect(unknown.description.contains("$regex"))
+        #expect(unknown.description.contains("did you mean \"$regex\"?"))
         let mistyped = try #require(rejected.first { $0.key == "banner" })
         #expect(mistyped.kind == .attributeType(attribute: "age", expected: "number", found: .string))
         #expect(mistyped.description.contains("\"age\""))

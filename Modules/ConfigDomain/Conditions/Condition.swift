@@ -75,6 +75,12 @@ public struct ConditionResult: Sendable, Hashable {
     /// Attributes compared with a value of another type (`"abc"` with `$gt: 5`): the comparison
     /// followed the loose rules, and a strict dialect reports these and skips its rule.
     public var mismatches: [AttributeMismatch]
+
+    /// Creates a result.
+    public init(matches: Bool, mismatches: [AttributeMismatch] = []) {
+        self.matches = matches
+        self.mismatches = mismatches
+    }
 }
 
 /// An attribute whose type differs from what a comparison expected.
@@ -85,4 +91,11 @@ public struct AttributeMismatch: Sendable, Hashable {
     public var expected: String
     /// What the attribute is.
     public var found: ConfigValue.Kind
+
+    /// Creates a mismatch.
+    public init(attribute: String, expected: String, found: ConfigValue.Kind) {
+        self.attribute = attribute
+        self.expected = expected
+        self.found = found
+    }
 }

@@ -50,7 +50,11 @@ public struct RuleProblem: Error, Sendable, Hashable, CustomStringConvertible {
         case .unparsable(let why):
             "the rule cannot be read: \(why); fix it to the dialect's documented shape"
         case .unknownOperator(let name):
-            "unknown operator \"\(name)\"; use one of \(ConditionOperator.allCases.map(\.rawValue).joined(separator: " "))"
+            if let closest = ConditionOperator.closest(to: name) {
+                "unknown operator \"\(name)\"; did you mean \"\(closest.rawValue)\"?"
+            } else {
+                "unknown operator \"\(name)\"; use one of \(ConditionOperator.allCases.map(\.rawValue).joined(separator: " "))"
+            }
         case .attributeType(let attribute, let expected, let found):
             "context attribute \"\(attribute)\" is a \(found) but the rule compares it as \(expected); "
                 + "set it as \(expected) in the evaluation context or change the rule"
