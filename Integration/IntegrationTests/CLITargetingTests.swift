@@ -105,3 +105,34 @@ struct CLITargetingTests {
         }
     }
 }
+
+/// `remote-config eval` and `validate` on an Unleash client features payload, as real child processes.
+@Suite("remote-config eval and validate with an Unleash payload")
+struct CLIUnleashTests {
+    private var example: String { CLIProcess.examples.appendingPathComponent("unleash-features.json").path }
+
+    @Test("eval recognises the payload and prints each feature's keys with the strategy that decided")
+    func evalUnleash() async throws {
+        let outcome = try await CLIProcess.run(["eval", example, "--context", #"{"id":"qa-1","email":"qa@example.com"}"#])
+        #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("(unleash) for targeting key \"qa-1\""), "\(outcome.standardOutput)")
+        let lines = outcome.standardOutput.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(lines.contains(#"new-checkout true rule "staff"; read email"#), "\(lines)")
+        #expect(lines.contains(#"new-checkout.variant "green" rule "variants[1].overrides" variant green; read email, targetingKey"#), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix(#"dark-mode false default; read targetingKey; not matched: "strategies[0]:userWithId""#) })
+    }
+
+    @Test("validate reports an unknown constraint operator in an Unleash payload")
+    func validateUnleash() async throws {
+        let clean = try await CLIProcess.run(["validate", example])
+        #expect(clean.status == 0, "stderr: \(clean.standardError)")
+        let scratch = try CLIScratch()
+        defer { scratch.remove() }
+        let bad = try scratch.write(
+            "bad.json",
+            #"{"version": 2, "features": [{"name": "f", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "a", "operator": "LIKE", "values": ["x"]}]}]}]}"#)
+        let outcome = try await CLIProcess.run(["validate", bad.path])
+        #expect(outcome.status == 1)
+        #expect(outcome.standardOutput.contains(#"key "f" at features[0].strategies[0].constraints[0].operator: unknown operator "LIKE""#), "\(outcome.standardOutput)")
+    }
+}

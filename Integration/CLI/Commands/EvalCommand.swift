@@ -10,7 +10,7 @@ struct EvalCommand: AsyncParsableCommand {
         abstract: "Evaluate a config's targeting rules for one context: each key's value and the rule that decided it.",
         discussion: """
             The config may use the library's targeting dialect (values, targeting, groups), be a GrowthBook \
-            SDK payload (features, savedGroups), or be plain JSON (every key is a plain value). The shape \
+            SDK payload (features, savedGroups), be an Unleash client features payload (a features array), or be plain JSON (every key is a plain value). The shape \
             of the file decides.
 
             The context is a JSON object of attributes; its "targetingKey" (or else "id") member is also the \
@@ -23,7 +23,7 @@ struct EvalCommand: AsyncParsableCommand {
               remote-config eval config.json --context '{"id":"u1","country":"DE"}'
             """)
 
-    @Argument(help: "The config file: targeting dialect, GrowthBook SDK payload, or plain JSON.")
+    @Argument(help: "The config file: targeting dialect, GrowthBook SDK payload, Unleash client features, or plain JSON.")
     var config: String
 
     @Option(help: "The evaluation context: a JSON object of attributes, for example '{\"id\":\"u1\",\"country\":\"DE\"}'.")

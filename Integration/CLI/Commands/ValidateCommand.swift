@@ -16,7 +16,7 @@ struct ValidateCommand: AsyncParsableCommand {
             the declared name they probably meant. Declared keys missing from the config are notes: the app \
             uses their defaults.
 
-            A targeting or GrowthBook payload needs no manifest: its rules are checked instead (unparsable \
+            A targeting, GrowthBook or Unleash payload needs no manifest: its rules are checked instead (unparsable \
             rules, unknown operators, weights that do not sum, unreachable rules as warnings).
 
             Exit status: 0 when every value is accepted; 1 when a value is rejected or the config is not \

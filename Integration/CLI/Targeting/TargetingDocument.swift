@@ -3,6 +3,7 @@ import ConfigPorts
 import Foundation
 import GrowthBookFormat
 import TargetingFormat
+import UnleashFormat
 
 /// A config file with targeting rules, decoded by the dialect its shape shows.
 struct TargetingDocument {
@@ -12,11 +13,14 @@ struct TargetingDocument {
         case targeting = "targeting-json"
         /// `GrowthBookFormat`: a GrowthBook SDK payload with `features`.
         case growthBook = "growthbook"
+        /// `UnleashFormat`: an Unleash client features payload (`features` is an array).
+        case unleash = "unleash"
 
         var format: any PayloadFormat {
             switch self {
             case .targeting: TargetingJSONFormat()
             case .growthBook: GrowthBookFormat()
+            case .unleash: UnleashFormat()
             }
         }
     }
@@ -24,10 +28,12 @@ struct TargetingDocument {
     let dialect: Dialect
     let payload: DecodedPayload
 
-    /// The dialect of `bytes`: GrowthBook when the top level has `features`, ours when it has
+    /// The dialect of `bytes`: Unleash when the top level has a `features` array, GrowthBook when it
+    /// has another `features`, ours when it has
     /// `targeting` (or only `values` and `groups`), nil for anything else (plain JSON).
     static func dialect(of bytes: Data) -> Dialect? {
         guard case .object(let members)? = try? JSONParser().parse(bytes) else { return nil }
+        if case .array? = members["features"] { return .unleash }
         if members["features"] != nil || members["encryptedFeatures"] != nil { return .growthBook }
         if members["targeting"] != nil { return .targeting }
         if !members.isEmpty, Set(members.keys).isSubset(of: ["values", "groups"]) { return .targeting }
