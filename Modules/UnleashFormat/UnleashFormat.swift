@@ -75,7 +75,8 @@ public struct UnleashFormat: PayloadFormat {
     /// Decodes an already parsed payload document (the object holding `features` and `segments`).
     public func decodePayload(document: ConfigValue) throws(PayloadError) -> DecodedPayload {
         guard case .object(let top) = document else {
-            throw PayloadError(format: name, reason: "an Unleash payload is a JSON object, found a JSON \(document.kind)", offset: 0)
+            throw PayloadError(
+                format: name, reason: "an Unleash payload is a JSON object, found a JSON \(document.kind)", offset: 0)
         }
         guard case .array(let featureList)? = top["features"] else {
             throw PayloadError(
@@ -103,7 +104,8 @@ public struct UnleashFormat: PayloadFormat {
                 key: featureName, feature: featureName, output: .enabled, evaluator: evaluator, warnings: feature.warnings)
             for (key, output) in derivedKeys(featureName) where !featureNames.contains(key) {
                 if output == .variantName { payload.values[key] = .string(Self.disabledVariantName) }
-                payload.rules[key] = UnleashFeatureRules(key: key, feature: featureName, output: output, evaluator: evaluator, warnings: [])
+                payload.rules[key] = UnleashFeatureRules(
+                    key: key, feature: featureName, output: output, evaluator: evaluator, warnings: [])
             }
         }
         for (featureName, problems) in parsed.problems {
@@ -170,7 +172,8 @@ public struct UnleashFormat: PayloadFormat {
                 parsed.problems[featureName] = [
                     RuleProblem(
                         key: featureName, path: "dependencies",
-                        kind: .unparsable("it depends on feature \"\(rejected.feature)\", whose rules were rejected; fix that feature"))
+                        kind: .unparsable(
+                            "it depends on feature \"\(rejected.feature)\", whose rules were rejected; fix that feature"))
                 ]
                 changed = true
             }

@@ -2,8 +2,8 @@ import ConfigDomain
 import ConfigPorts
 import Foundation
 import RemoteConfig
-import Testing
 import TestDoubles
+import Testing
 import UnleashFormat
 
 /// The Unleash dialect through a real client: an in-memory fetcher serves the payload, the
@@ -33,7 +33,8 @@ struct ClientTests {
         ]}
         """
 
-    static func client(_ json: String = payload, context: EvaluationContext) async throws -> (RemoteConfigClient, InMemoryFetcher) {
+    static func client(_ json: String = payload, context: EvaluationContext) async throws -> (RemoteConfigClient, InMemoryFetcher)
+    {
         let fetcher = InMemoryFetcher(json: json)
         let client = try RemoteConfigClient.builder(fetcher: fetcher)
             .clock(ManualClock())
@@ -81,8 +82,10 @@ struct ClientTests {
     func rejectedFeature() async throws {
         let (client, fetcher) = try await Self.client(context: EvaluationContext(targetingKey: "u1", attributes: ["age": 30]))
         #expect(client[Flags.checkout] == true)
-        let broken = Self.payload.replacingOccurrences(of: "\"userWithId\"", with: "\"userWithId\", \"constraints\": [{\"contextName\": \"x\", \"operator\": \"LIKE\"}]")
-            .replacingOccurrences(of: "\"18\"", with: "\"40\"")
+        let broken = Self.payload.replacingOccurrences(
+            of: "\"userWithId\"", with: "\"userWithId\", \"constraints\": [{\"contextName\": \"x\", \"operator\": \"LIKE\"}]"
+        )
+        .replacingOccurrences(of: "\"18\"", with: "\"40\"")
         fetcher.serve(json: broken)
         _ = try await client.refresh()
         #expect(client[Flags.checkout] == true, "last good value")
@@ -92,7 +95,8 @@ struct ClientTests {
 
     @Test("an attribute of the wrong type is reported as a rejection of that key only")
     func wrongType() async throws {
-        let (client, _) = try await Self.client(context: EvaluationContext(targetingKey: "u1", attributes: ["age": ["not", "a", "number"]]))
+        let (client, _) = try await Self.client(
+            context: EvaluationContext(targetingKey: "u1", attributes: ["age": ["not", "a", "number"]]))
         #expect(client[Flags.beta] == false)
         let rejection = try #require(client.explain(Flags.beta).rejected.first?.targeting)
         #expect(rejection.kind == .attributeType(attribute: "age", expected: "a number", found: .array))

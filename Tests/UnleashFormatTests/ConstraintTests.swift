@@ -32,13 +32,17 @@ struct ConstraintTests {
     @Test(
         "IN and NOT_IN: the region is one of Africa and Europe (the documentation's custom-field example)",
         arguments: [
-            ConstraintCase(#"{"contextName": "region", "operator": "IN", "values": ["Africa", "Europe"]}"#, ["region": "Europe"], true),
-            ConstraintCase(#"{"contextName": "region", "operator": "IN", "values": ["Africa", "Europe"]}"#, ["region": "Asia"], false),
+            ConstraintCase(
+                #"{"contextName": "region", "operator": "IN", "values": ["Africa", "Europe"]}"#, ["region": "Europe"], true),
+            ConstraintCase(
+                #"{"contextName": "region", "operator": "IN", "values": ["Africa", "Europe"]}"#, ["region": "Asia"], false),
             ConstraintCase(#"{"contextName": "region", "operator": "IN", "values": ["Africa", "Europe"]}"#, [:], false),
-            ConstraintCase(#"{"contextName": "region", "operator": "NOT_IN", "values": ["Africa", "Europe"]}"#, ["region": "Asia"], true),
+            ConstraintCase(
+                #"{"contextName": "region", "operator": "NOT_IN", "values": ["Africa", "Europe"]}"#, ["region": "Asia"], true),
             ConstraintCase(#"{"contextName": "region", "operator": "NOT_IN", "values": ["Africa", "Europe"]}"#, [:], true),
             ConstraintCase(
-                #"{"contextName": "region", "operator": "IN", "values": ["africa"], "caseInsensitive": true}"#, ["region": "AFRICA"], true),
+                #"{"contextName": "region", "operator": "IN", "values": ["africa"], "caseInsensitive": true}"#,
+                ["region": "AFRICA"], true),
             ConstraintCase(#"{"contextName": "region", "operator": "IN", "values": ["africa"]}"#, ["region": "AFRICA"], false),
             ConstraintCase(#"{"contextName": "userId", "operator": "IN", "values": ["42"]}"#, ["userId": 42], true),
         ])
@@ -48,22 +52,28 @@ struct ConstraintTests {
         "STR_ operators: email addresses ending with a company domain, starting with, containing",
         arguments: [
             ConstraintCase(
-                #"{"contextName": "email", "operator": "STR_ENDS_WITH", "values": ["@mycompany.com"]}"#, ["email": "ada@mycompany.com"],
+                #"{"contextName": "email", "operator": "STR_ENDS_WITH", "values": ["@mycompany.com"]}"#,
+                ["email": "ada@mycompany.com"],
                 true),
             ConstraintCase(
-                #"{"contextName": "email", "operator": "STR_ENDS_WITH", "values": ["@mycompany.com"]}"#, ["email": "ada@gmail.com"], false),
+                #"{"contextName": "email", "operator": "STR_ENDS_WITH", "values": ["@mycompany.com"]}"#,
+                ["email": "ada@gmail.com"], false),
             ConstraintCase(
-                #"{"contextName": "email", "operator": "STR_ENDS_WITH", "values": ["@mycompany.com"]}"#, ["email": "ada@MYCOMPANY.com"],
+                #"{"contextName": "email", "operator": "STR_ENDS_WITH", "values": ["@mycompany.com"]}"#,
+                ["email": "ada@MYCOMPANY.com"],
                 false),
             ConstraintCase(
                 #"{"contextName": "email", "operator": "STR_ENDS_WITH", "values": ["@mycompany.com"], "caseInsensitive": true}"#,
                 ["email": "ada@MYCOMPANY.com"], true),
             ConstraintCase(
-                #"{"contextName": "email", "operator": "STR_STARTS_WITH", "values": ["beta-", "qa-"]}"#, ["email": "qa-1@x.io"], true),
-            ConstraintCase(#"{"contextName": "email", "operator": "STR_STARTS_WITH", "values": ["beta-"]}"#, ["email": "x-beta-"], false),
+                #"{"contextName": "email", "operator": "STR_STARTS_WITH", "values": ["beta-", "qa-"]}"#, ["email": "qa-1@x.io"],
+                true),
+            ConstraintCase(
+                #"{"contextName": "email", "operator": "STR_STARTS_WITH", "values": ["beta-"]}"#, ["email": "x-beta-"], false),
             ConstraintCase(#"{"contextName": "email", "operator": "STR_CONTAINS", "values": ["@"]}"#, ["email": "a@b"], true),
             ConstraintCase(#"{"contextName": "email", "operator": "STR_CONTAINS", "values": ["@"]}"#, [:], false),
-            ConstraintCase(#"{"contextName": "email", "operator": "STR_CONTAINS", "values": ["@"], "inverted": true}"#, [:], true),
+            ConstraintCase(
+                #"{"contextName": "email", "operator": "STR_CONTAINS", "values": ["@"], "inverted": true}"#, [:], true),
         ])
     func strings(testCase: ConstraintCase) throws { try Self.check(testCase) }
 
@@ -102,8 +112,10 @@ struct ConstraintTests {
                 #"{"contextName": "currentTime", "operator": "DATE_BEFORE", "value": "2024-05-06T10:00:00+02:00"}"#,
                 ["currentTime": "2024-05-06T08:00:00Z"], false),
             // Without currentTime in the context, the time of evaluation is used.
-            ConstraintCase(#"{"contextName": "currentTime", "operator": "DATE_AFTER", "value": "2000-01-01T00:00:00Z"}"#, [:], true),
-            ConstraintCase(#"{"contextName": "currentTime", "operator": "DATE_BEFORE", "value": "2000-01-01T00:00:00Z"}"#, [:], false),
+            ConstraintCase(
+                #"{"contextName": "currentTime", "operator": "DATE_AFTER", "value": "2000-01-01T00:00:00Z"}"#, [:], true),
+            ConstraintCase(
+                #"{"contextName": "currentTime", "operator": "DATE_BEFORE", "value": "2000-01-01T00:00:00Z"}"#, [:], false),
             ConstraintCase(
                 #"{"contextName": "currentTime", "operator": "DATE_AFTER", "value": "2000-01-01T00:00:00Z"}"#,
                 ["currentTime": "yesterday"], false),
@@ -113,30 +125,44 @@ struct ConstraintTests {
     @Test(
         "SEMVER_ operators: app versions, pre-releases before releases, build metadata ignored",
         arguments: [
-            ConstraintCase(#"{"contextName": "appVersion", "operator": "SEMVER_EQ", "value": "2.1.0"}"#, ["appVersion": "2.1.0"], true),
-            ConstraintCase(#"{"contextName": "appVersion", "operator": "SEMVER_EQ", "value": "2.1.0"}"#, ["appVersion": "2.1.0+b7"], true),
-            ConstraintCase(#"{"contextName": "appVersion", "operator": "SEMVER_GT", "value": "2.1.0"}"#, ["appVersion": "2.10.0"], true),
             ConstraintCase(
-                #"{"contextName": "appVersion", "operator": "SEMVER_GT", "value": "2.0.0-beta.2"}"#, ["appVersion": "2.0.0-beta.11"], true),
-            ConstraintCase(#"{"contextName": "appVersion", "operator": "SEMVER_LT", "value": "2.0.0"}"#, ["appVersion": "2.0.0-rc.1"], true),
-            ConstraintCase(#"{"contextName": "appVersion", "operator": "SEMVER_LT", "value": "2.0.0"}"#, ["appVersion": "v1.0.0"], false),
-            ConstraintCase(#"{"contextName": "appVersion", "operator": "SEMVER_GTE", "value": "2.0.0"}"#, ["appVersion": "2.0.0"], true),
-            ConstraintCase(#"{"contextName": "appVersion", "operator": "SEMVER_LTE", "value": "2.0.0"}"#, ["appVersion": "2.0.1"], false),
+                #"{"contextName": "appVersion", "operator": "SEMVER_EQ", "value": "2.1.0"}"#, ["appVersion": "2.1.0"], true),
+            ConstraintCase(
+                #"{"contextName": "appVersion", "operator": "SEMVER_EQ", "value": "2.1.0"}"#, ["appVersion": "2.1.0+b7"], true),
+            ConstraintCase(
+                #"{"contextName": "appVersion", "operator": "SEMVER_GT", "value": "2.1.0"}"#, ["appVersion": "2.10.0"], true),
+            ConstraintCase(
+                #"{"contextName": "appVersion", "operator": "SEMVER_GT", "value": "2.0.0-beta.2"}"#,
+                ["appVersion": "2.0.0-beta.11"], true),
+            ConstraintCase(
+                #"{"contextName": "appVersion", "operator": "SEMVER_LT", "value": "2.0.0"}"#, ["appVersion": "2.0.0-rc.1"], true),
+            ConstraintCase(
+                #"{"contextName": "appVersion", "operator": "SEMVER_LT", "value": "2.0.0"}"#, ["appVersion": "v1.0.0"], false),
+            ConstraintCase(
+                #"{"contextName": "appVersion", "operator": "SEMVER_GTE", "value": "2.0.0"}"#, ["appVersion": "2.0.0"], true),
+            ConstraintCase(
+                #"{"contextName": "appVersion", "operator": "SEMVER_LTE", "value": "2.0.0"}"#, ["appVersion": "2.0.1"], false),
         ])
     func versions(testCase: ConstraintCase) throws { try Self.check(testCase) }
 
     @Test(
         "REGEX (RE2 syntax, partial match) and IN_CIDR",
         arguments: [
-            ConstraintCase(#"{"contextName": "email", "operator": "REGEX", "value": "@example\\.(com|org)$"}"#, ["email": "a@example.org"], true),
-            ConstraintCase(#"{"contextName": "email", "operator": "REGEX", "value": "@example\\.(com|org)$"}"#, ["email": "a@example.net"], false),
             ConstraintCase(
-                #"{"contextName": "email", "operator": "REGEX", "value": "^ADA@", "caseInsensitive": true}"#, ["email": "ada@x.io"], true),
+                #"{"contextName": "email", "operator": "REGEX", "value": "@example\\.(com|org)$"}"#, ["email": "a@example.org"],
+                true),
+            ConstraintCase(
+                #"{"contextName": "email", "operator": "REGEX", "value": "@example\\.(com|org)$"}"#, ["email": "a@example.net"],
+                false),
+            ConstraintCase(
+                #"{"contextName": "email", "operator": "REGEX", "value": "^ADA@", "caseInsensitive": true}"#,
+                ["email": "ada@x.io"], true),
             ConstraintCase(
                 #"{"contextName": "remoteAddress", "operator": "IN_CIDR", "values": ["10.0.0.0/8", "2001:db8::/32"]}"#,
                 ["remoteAddress": "10.20.30.40"], true),
             ConstraintCase(
-                #"{"contextName": "remoteAddress", "operator": "IN_CIDR", "values": ["10.0.0.0/8"]}"#, ["remoteAddress": "11.0.0.1"], false),
+                #"{"contextName": "remoteAddress", "operator": "IN_CIDR", "values": ["10.0.0.0/8"]}"#,
+                ["remoteAddress": "11.0.0.1"], false),
         ])
     func patternsAndRanges(testCase: ConstraintCase) throws { try Self.check(testCase) }
 
@@ -145,7 +171,8 @@ struct ConstraintTests {
         let strategy = """
             {"name": "default", "constraints": [{"contextName": "environment", "operator": "IN", "values": ["production"]}], "segments": [7]}
             """
-        let segments = #"[{"id": 7, "name": "beta users", "constraints": [{"contextName": "beta", "operator": "IN", "values": ["true"]}]}]"#
+        let segments =
+            #"[{"id": 7, "name": "beta users", "constraints": [{"contextName": "beta", "operator": "IN", "values": ["true"]}]}]"#
         let payload = try decode(payload([feature("f", strategy: strategy)], segments: segments))
         #expect(payload.isEnabled("f", context(["environment": "production", "beta": true])))
         #expect(!payload.isEnabled("f", context(["environment": "production", "beta": false])))
@@ -159,7 +186,8 @@ struct SemanticVersionTests {
     @Test("the specification's precedence example")
     func precedence() throws {
         let ordered = [
-            "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0",
+            "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1",
+            "1.0.0",
         ].map { SemanticVersion($0) }
         for (lower, higher) in zip(ordered, ordered.dropFirst()) {
             #expect(try #require(lower) < #require(higher))

@@ -41,10 +41,18 @@ struct KeyMappingTests {
 
         let typed = try decode(
             payload([
-                feature("n", strategy: #"{"name": "default"}"#, extra: #""variants": [{"name": "v", "weight": 1, "payload": {"type": "number", "value": "2.5"}}]"#),
-                feature("i", strategy: #"{"name": "default"}"#, extra: #""variants": [{"name": "v", "weight": 1, "payload": {"type": "number", "value": "7"}}]"#),
-                feature("c", strategy: #"{"name": "default"}"#, extra: #""variants": [{"name": "v", "weight": 1, "payload": {"type": "csv", "value": "a,b"}}]"#),
-                feature("j", strategy: #"{"name": "default"}"#, extra: #""variants": [{"name": "v", "weight": 1, "payload": {"type": "json", "value": "{\"on\": true}"}}]"#),
+                feature(
+                    "n", strategy: #"{"name": "default"}"#,
+                    extra: #""variants": [{"name": "v", "weight": 1, "payload": {"type": "number", "value": "2.5"}}]"#),
+                feature(
+                    "i", strategy: #"{"name": "default"}"#,
+                    extra: #""variants": [{"name": "v", "weight": 1, "payload": {"type": "number", "value": "7"}}]"#),
+                feature(
+                    "c", strategy: #"{"name": "default"}"#,
+                    extra: #""variants": [{"name": "v", "weight": 1, "payload": {"type": "csv", "value": "a,b"}}]"#),
+                feature(
+                    "j", strategy: #"{"name": "default"}"#,
+                    extra: #""variants": [{"name": "v", "weight": 1, "payload": {"type": "json", "value": "{\"on\": true}"}}]"#),
             ]))
         #expect(typed.decision("n.payload")?.value == .double(2.5))
         #expect(typed.decision("i.payload")?.value == .int(7))
@@ -54,7 +62,8 @@ struct KeyMappingTests {
 
     @Test("key suffixes are configurable, and a feature's own name wins over a derived key")
     func suffixes() throws {
-        let custom = try decode(payload([Self.checkout]), format: UnleashFormat(variantKeySuffix: "__variant", payloadKeySuffix: "__payload"))
+        let custom = try decode(
+            payload([Self.checkout]), format: UnleashFormat(variantKeySuffix: "__variant", payloadKeySuffix: "__payload"))
         #expect(Set(custom.rules.keys) == ["new-checkout", "new-checkout__variant", "new-checkout__payload"])
 
         let clash = try decode(
@@ -66,7 +75,8 @@ struct KeyMappingTests {
     @Test("userId is the attribute userId, else the targeting key; other fields are attributes or members of properties")
     func contextMapping() throws {
         let userRule = feature("u", strategy: #"{"name": "userWithId", "parameters": {"userIds": "u1"}}"#)
-        let envRule = feature("e", strategy: constrained(#"{"contextName": "environment", "operator": "IN", "values": ["prod"]}"#))
+        let envRule = feature(
+            "e", strategy: constrained(#"{"contextName": "environment", "operator": "IN", "values": ["prod"]}"#))
         let payload = try decode(payload([userRule, envRule]))
         #expect(payload.isEnabled("u", context([:], key: "u1")))
         #expect(!payload.isEnabled("u", context(["userId": "u2"], key: "u1")), "the attribute wins over the targeting key")

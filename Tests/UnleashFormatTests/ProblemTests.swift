@@ -41,27 +41,48 @@ struct ProblemTests {
         arguments: [
             (#"{"name": "bad", "enabled": true, "strategies": {"name": "default"}}"#, "expected an array"),
             (#"{"name": "bad", "enabled": true, "strategies": [{"parameters": {}}]}"#, "expected a string"),
-            (#"{"name": "bad", "enabled": true, "strategies": [{"name": "flexibleRollout", "parameters": {"rollout": "150"}}]}"#,
-             "from 0 to 100"),
-            (#"{"name": "bad", "enabled": true, "strategies": [{"name": "gradualRolloutUserId", "parameters": {}}]}"#, "percentage"),
+            (
+                #"{"name": "bad", "enabled": true, "strategies": [{"name": "flexibleRollout", "parameters": {"rollout": "150"}}]}"#,
+                "from 0 to 100"
+            ),
+            (
+                #"{"name": "bad", "enabled": true, "strategies": [{"name": "gradualRolloutUserId", "parameters": {}}]}"#,
+                "percentage"
+            ),
             (#"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "parameters": {"x": [1]}}]}"#, "parameter"),
             (#"{"name": "bad", "enabled": true, "strategies": [], "variants": [{"name": "a", "weight": -1}]}"#, "weight"),
-            (#"{"name": "bad", "enabled": true, "strategies": [], "variants": [{"name": "a", "weight": 1, "payload": {"type": "json", "value": "{oops"}}]}"#,
-             "not valid JSON"),
-            (#"{"name": "bad", "enabled": true, "strategies": [], "variants": [{"name": "a", "weight": 1, "payload": {"type": "number", "value": "ten"}}]}"#,
-             "not a number"),
-            (#"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "n", "operator": "NUM_GT", "value": "ten"}]}]}"#,
-             "needs a number"),
-            (#"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "currentTime", "operator": "DATE_AFTER", "value": "soon"}]}]}"#,
-             "ISO 8601"),
-            (#"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "v", "operator": "SEMVER_GT", "value": "v1.0"}]}]}"#,
-             "semantic version"),
-            (#"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "u", "operator": "REGEX", "value": "(open"}]}]}"#,
-             "does not compile"),
-            (#"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "u", "operator": "REGEX", "value": "^(?=a)b"}]}]}"#,
-             "look-ahead"),
-            (#"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "u", "operator": "REGEX", "value": "^(a)\\1$"}]}]}"#,
-             "back-reference"),
+            (
+                #"{"name": "bad", "enabled": true, "strategies": [], "variants": [{"name": "a", "weight": 1, "payload": {"type": "json", "value": "{oops"}}]}"#,
+                "not valid JSON"
+            ),
+            (
+                #"{"name": "bad", "enabled": true, "strategies": [], "variants": [{"name": "a", "weight": 1, "payload": {"type": "number", "value": "ten"}}]}"#,
+                "not a number"
+            ),
+            (
+                #"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "n", "operator": "NUM_GT", "value": "ten"}]}]}"#,
+                "needs a number"
+            ),
+            (
+                #"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "currentTime", "operator": "DATE_AFTER", "value": "soon"}]}]}"#,
+                "ISO 8601"
+            ),
+            (
+                #"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "v", "operator": "SEMVER_GT", "value": "v1.0"}]}]}"#,
+                "semantic version"
+            ),
+            (
+                #"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "u", "operator": "REGEX", "value": "(open"}]}]}"#,
+                "does not compile"
+            ),
+            (
+                #"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "u", "operator": "REGEX", "value": "^(?=a)b"}]}]}"#,
+                "look-ahead"
+            ),
+            (
+                #"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "u", "operator": "REGEX", "value": "^(a)\\1$"}]}]}"#,
+                "back-reference"
+            ),
             (#"{"name": "bad", "enabled": true, "strategies": [], "dependencies": [{"enabled": true}]}"#, "expected a string"),
         ])
     func malformedParts(feature: String, expectedWords: String) throws {
@@ -117,8 +138,11 @@ struct ProblemTests {
         arguments: [
             (#"{"contextName": "age", "operator": "NUM_GT", "value": "18"}"#, "age", ConfigValue.bool(true), "a number"),
             (#"{"contextName": "country", "operator": "IN", "values": ["DE"]}"#, "country", ["DE"], "a string"),
-            (#"{"contextName": "currentTime", "operator": "DATE_AFTER", "value": "2020-01-01T00:00:00Z"}"#, "currentTime", 1_700_000_000,
-             "an ISO 8601 date-time string"),
+            (
+                #"{"contextName": "currentTime", "operator": "DATE_AFTER", "value": "2020-01-01T00:00:00Z"}"#, "currentTime",
+                1_700_000_000,
+                "an ISO 8601 date-time string"
+            ),
             (#"{"contextName": "version", "operator": "SEMVER_GT", "value": "1.0.0"}"#, "version", 2, "a version string"),
             (#"{"contextName": "email", "operator": "REGEX", "value": "@"}"#, "email", ["a": "b"], "a string"),
         ] as [(String, String, ConfigValue, String)])

@@ -44,7 +44,8 @@ struct ProvenanceTests {
                     ruleID: "strategies[1]:flexibleRollout", kind: .rollout,
                     bucket: BucketPlacement(attribute: "userId", value: bucket, lower: 1, upper: 30)))
         #expect(decision.attributesRead == ["country", "targetingKey"])
-        #expect(decision.unmatched == [UnmatchedRule(ruleID: "beta-de", reason: .other("constraint country IN [\"DE\"] is false"))])
+        #expect(
+            decision.unmatched == [UnmatchedRule(ruleID: "beta-de", reason: .other("constraint country IN [\"DE\"] is false"))])
         #expect(decision.description.contains("rollout \"strategies[1]:flexibleRollout\""))
     }
 

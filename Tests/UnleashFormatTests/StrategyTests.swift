@@ -121,14 +121,17 @@ struct StrategyTests {
 
     @Test("an unknown (custom) strategy is off and reported; the feature's other strategies still apply")
     func unknownStrategy() throws {
-        let strategies = "{\"name\": \"myCustomStrategy\", \"parameters\": {}}, {\"name\": \"userWithId\", \"parameters\": {\"userIds\": \"u1\"}}"
+        let strategies =
+            "{\"name\": \"myCustomStrategy\", \"parameters\": {}}, {\"name\": \"userWithId\", \"parameters\": {\"userIds\": \"u1\"}}"
         let payload = try decode(payload([feature("f", strategy: strategies)]))
         #expect(!payload.isEnabled("f", context([:], key: "u2")))
         #expect(payload.isEnabled("f", context([:], key: "u1")))
         let warning = try #require(payload.rules["f"]?.lint().first)
         guard case .unparsable(let why) = warning.kind else { Issue.record("unexpected kind \(warning.kind)"); return }
         #expect(why.contains("unknown strategy \"myCustomStrategy\""))
-        #expect(payload.decision("f", context([:], key: "u2"))?.unmatched.first?.reason == .other("unknown strategy \"myCustomStrategy\""))
+        #expect(
+            payload.decision("f", context([:], key: "u2"))?.unmatched.first?.reason
+                == .other("unknown strategy \"myCustomStrategy\""))
     }
 
     @Test("no strategies means on; several strategies: any one enables")
@@ -138,7 +141,8 @@ struct StrategyTests {
                 "{\"name\": \"bare\", \"enabled\": true, \"strategies\": []}",
                 feature(
                     "any",
-                    strategy: "{\"name\": \"gradualRolloutRandom\", \"parameters\": {\"percentage\": \"0\"}}, {\"name\": \"default\"}"),
+                    strategy:
+                        "{\"name\": \"gradualRolloutRandom\", \"parameters\": {\"percentage\": \"0\"}}, {\"name\": \"default\"}"),
             ]))
         #expect(payload.isEnabled("bare"))
         #expect(payload.isEnabled("any"))

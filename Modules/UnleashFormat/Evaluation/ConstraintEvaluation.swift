@@ -60,7 +60,8 @@ extension UnleashConstraint {
         case .ranges(let ranges):
             switch reader.field(contextName) {
             case .missing: result = false
-            case .text(let text): result = IPRange.address(text).map { address in ranges.contains { $0.contains(address) } } ?? false
+            case .text(let text):
+                result = IPRange.address(text).map { address in ranges.contains { $0.contains(address) } } ?? false
             case .unusable(let kind): return .wrongType(expected: "an IP address string", found: kind)
             }
         }

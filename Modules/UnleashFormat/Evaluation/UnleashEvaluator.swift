@@ -84,13 +84,16 @@ struct UnleashEvaluator: Sendable {
                     choosingVariant: !dependency.variants.isEmpty)
                 result.problems += parentResult.problems
                 if dependency.enabled {
-                    holds = parentResult.enabled && (dependency.variants.isEmpty || dependency.variants.contains(parentResult.variantName))
+                    holds =
+                        parentResult.enabled
+                        && (dependency.variants.isEmpty || dependency.variants.contains(parentResult.variantName))
                 } else {
                     holds = !parentResult.enabled
                 }
             }
             if !holds {
-                result.unmatched.append(UnmatchedRule(ruleID: "dependencies[\(index)]", reason: .prerequisiteFailed(dependency.feature)))
+                result.unmatched.append(
+                    UnmatchedRule(ruleID: "dependencies[\(index)]", reason: .prerequisiteFailed(dependency.feature)))
                 return false
             }
         }
@@ -108,7 +111,8 @@ struct UnleashEvaluator: Sendable {
             case .value(true):
                 continue
             case .value(false):
-                result.unmatched.append(UnmatchedRule(ruleID: strategy.ruleID, reason: .other("constraint \(constraint.summary) is false")))
+                result.unmatched.append(
+                    UnmatchedRule(ruleID: strategy.ruleID, reason: .other("constraint \(constraint.summary) is false")))
                 return false
             case .wrongType(let expected, let found):
                 result.problems.append(
@@ -155,7 +159,9 @@ struct UnleashEvaluator: Sendable {
             case "default":
                 // The first of userId and sessionId the context has, else a random bucket.
                 for field in ["userId", "sessionId"] {
-                    if let id = reader.nonEmptyText(field) { return rollout(id: id, attribute: field, percentage: percentage, groupId: groupId) }
+                    if let id = reader.nonEmptyText(field) {
+                        return rollout(id: id, attribute: field, percentage: percentage, groupId: groupId)
+                    }
                 }
                 return randomRollout(percentage: percentage)
             default:
@@ -231,7 +237,8 @@ struct UnleashEvaluator: Sendable {
                 result.variantMatch = TargetingMatch(
                     ruleID: ruleID, kind: .rollout,
                     bucket: BucketPlacement(
-                        attribute: attribute, value: Double(bucket), lower: Double(upper - variant.weight + 1), upper: Double(upper)),
+                        attribute: attribute, value: Double(bucket), lower: Double(upper - variant.weight + 1),
+                        upper: Double(upper)),
                     variant: variant.name)
                 return
             }

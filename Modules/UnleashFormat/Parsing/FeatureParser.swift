@@ -44,7 +44,8 @@ struct FeatureParser {
 
     // MARK: Strategies
 
-    private mutating func parseStrategy(_ value: ConfigValue, at path: String, index: Int) throws(RuleProblem) -> UnleashStrategy {
+    private mutating func parseStrategy(_ value: ConfigValue, at path: String, index: Int) throws(RuleProblem) -> UnleashStrategy
+    {
         let members = try object(value, at: path)
         let strategyName = try string(members["name"], at: path + ".name")
         let parameters = try parseParameters(members["parameters"], at: path + ".parameters")
@@ -84,7 +85,8 @@ struct FeatureParser {
         return parameters
     }
 
-    private mutating func strategyKind(_ strategyName: String, _ parameters: [String: String], at path: String) throws(RuleProblem)
+    private mutating func strategyKind(_ strategyName: String, _ parameters: [String: String], at path: String)
+        throws(RuleProblem)
         -> UnleashStrategy.Kind
     {
         switch strategyName {
@@ -101,7 +103,8 @@ struct FeatureParser {
                 percentage: try percentage(parameters["percentage"], at: path + ".parameters.percentage"),
                 groupId: parameters["groupId"] ?? "")
         case "gradualRolloutRandom":
-            return .gradualRolloutRandom(percentage: try percentage(parameters["percentage"], at: path + ".parameters.percentage"))
+            return .gradualRolloutRandom(
+                percentage: try percentage(parameters["percentage"], at: path + ".parameters.percentage"))
         case "flexibleRollout":
             let stickiness = parameters["stickiness"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
             let groupId = parameters["groupId"].flatMap { $0.isEmpty ? nil : $0 } ?? name
@@ -124,7 +127,8 @@ struct FeatureParser {
     /// A rollout percentage, 0 … 100.
     private func percentage(_ text: String?, at path: String) throws(RuleProblem) -> Double {
         guard let text, let number = Double(text.trimmingSpaces), (0...100).contains(number) else {
-            throw problem("the percentage must be a number from 0 to 100, found \(text.map { "\"\($0)\"" } ?? "nothing")", at: path)
+            throw problem(
+                "the percentage must be a number from 0 to 100, found \(text.map { "\"\($0)\"" } ?? "nothing")", at: path)
         }
         return number
     }
