@@ -20,8 +20,10 @@ struct ContextChangeTests {
 
     @Test("two users see different values")
     func twoUsers() async throws {
-        let (alice, _) = try await targetingClient(Self.payload, context: EvaluationContext(targetingKey: "alice", attributes: ["plan": "pro"]))
-        let (bob, _) = try await targetingClient(Self.payload, context: EvaluationContext(targetingKey: "bob", attributes: ["plan": "free"]))
+        let (alice, _) = try await targetingClient(
+            Self.payload, context: EvaluationContext(targetingKey: "alice", attributes: ["plan": "pro"]))
+        let (bob, _) = try await targetingClient(
+            Self.payload, context: EvaluationContext(targetingKey: "bob", attributes: ["plan": "free"]))
         #expect(alice[TargetedKeys.checkout] == true)
         #expect(bob[TargetedKeys.checkout] == false)
     }
@@ -86,7 +88,8 @@ struct ContextChangeTests {
             CachedSnapshot(
                 payload: bytes,
                 metadata: SnapshotMetadata(
-                    fetchedAt: Date(timeIntervalSince1970: 1_700_000_000), validators: Validators(), contentHash: ContentHash(of: bytes),
+                    fetchedAt: Date(timeIntervalSince1970: 1_700_000_000), validators: Validators(),
+                    contentHash: ContentHash(of: bytes),
                     source: "cache")),
             as: "default", slot: .active)
         let client = try RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: "{}"))

@@ -182,7 +182,7 @@ public final class RemoteConfigClient: Sendable {
             return explanation(
                 name: key.name, isRegistered: true, value: key.render(state.values[slot]),
                 layer: state.valueLayer(at: slot, name: key.name), rejected: state.rejections[slot] ?? [],
-                targeting: state.decisions[slot], in: state)
+                targeting: state.decision(at: slot), in: state)
         }
         let alone = Resolver.resolve(
             key, slot: nil, snapshot: state.snapshot, overrides: state.overrides, context: state.context, previous: nil)

@@ -33,15 +33,16 @@ final class ResolvedState: Sendable {
     let overrides: [OverrideLayer]
     /// The evaluation context the snapshot's targeting rules were evaluated for.
     let context: EvaluationContext
-    /// What each key's targeting rules decided, by slot, only for keys with rules.
-    let decisions: [Int: TargetingDecision]
+    /// What each key's targeting rules decided, by slot (nil for a key without rules); empty when
+    /// the snapshot has no rules.
+    let decisions: [TargetingDecision?]
     /// Increases by one with every new state of a client.
     let generation: UInt64
 
     init(
         values: [any AnyObject & Sendable], layers: [Layer], hiddenRemote: [Int: RemoteValue],
         rejections: [Int: [Rejection]], snapshot: ConfigSnapshot?, overrides: [OverrideLayer],
-        context: EvaluationContext, decisions: [Int: TargetingDecision], generation: UInt64
+        context: EvaluationContext, decisions: [TargetingDecision?], generation: UInt64
     ) {
         self.values = values
         self.layers = layers
@@ -89,8 +90,12 @@ final class ResolvedState: Sendable {
 
     /// The raw value the active snapshot gives `slot` in this state's context: what its rules decided, else its plain value.
     func snapshotRaw(at slot: Int, name: String) -> ConfigValue? {
-        decisions[slot]?.value ?? snapshot?.values[name]
+        if slot < decisions.count, let decided = decisions[slot]?.value { return decided }
+        return snapshot?.values[name]
     }
+
+    /// What `slot`'s targeting rules decided, if its key has rules.
+    func decision(at slot: Int) -> TargetingDecision? { slot < decisions.count ? decisions[slot] : nil }
 
     /// The public description of `slot`'s layer.
     func valueLayer(at slot: Int, name: String) -> ValueLayer {

@@ -41,7 +41,9 @@ struct Resolver {
         layers.reserveCapacity(keys.count)
         var hiddenRemote: [Int: RemoteValue] = [:]
         var rejections: [Int: [Rejection]] = [:]
-        var decisions: [Int: TargetingDecision] = [:]
+        var decisions: [TargetingDecision?] = []
+        let hasRules = snapshot?.rules.isEmpty == false
+        if hasRules { decisions.reserveCapacity(keys.count) }
         var newRejections: [Rejection] = []
         var changed: [String] = []
         var matched = 0
@@ -50,7 +52,7 @@ struct Resolver {
             let resolved = Self.resolve(
                 key, slot: slot, snapshot: snapshot, overrides: overrides, context: context, previous: previous)
             values.append(resolved.box)
-            if let decision = resolved.decision { decisions[slot] = decision }
+            if hasRules { decisions.append(resolved.decision) }
             layers.append(resolved.layer)
             if let hidden = resolved.hiddenRemote { hiddenRemote[slot] = hidden }
             if resolved.inSnapshot { matched += 1 }
@@ -109,52 +111,59 @@ struct Resolver {
     ) -> KeyResolution {
         let name = key.name
         var rejected: [Rejection] = []
+        let candidate = snapshot.map { TargetedCandidate(name: name, snapshot: $0, context: context) }
         for (position, layer) in overrides.enumerated() {
             guard let override = layer.snapshot.values[name] else { continue }
             switch key.accept(override.content, origin: override.origin) {
             case .success(let box):
                 let hidden = remote(
-                    key, slot: slot, snapshot: snapshot, context: context, previous: previous, rejected: &rejected)
+                    key, slot: slot, snapshot: snapshot, candidate: candidate, previous: previous, rejected: &rejected)
                 return KeyResolution(
                     box: box, layer: .override(position), candidate: override.content, hiddenRemote: hidden.value,
-                    rejected: rejected, inSnapshot: hidden.inSnapshot, decision: hidden.decision)
+                    rejected: rejected, inSnapshot: hidden.inSnapshot, decision: candidate?.decision)
             case .failure(let rejection):
                 rejected.append(rejection)
             }
         }
-        let remote = remote(key, slot: slot, snapshot: snapshot, context: context, previous: previous, rejected: &rejected)
+        let remote = remote(
+            key, slot: slot, snapshot: snapshot, candidate: candidate, previous: previous, rejected: &rejected)
         if let value = remote.value {
             let isCurrent = remote.isCurrent
             return KeyResolution(
                 box: value.box, layer: isCurrent ? .snapshot : .lastGood, candidate: .value(value.raw),
                 hiddenRemote: isCurrent ? nil : value, rejected: rejected, inSnapshot: remote.inSnapshot,
-                decision: remote.decision)
+                decision: candidate?.decision)
         }
         let reused = slot.flatMap { slot in previous?.layers[slot] == .defaultValue ? previous?.values[slot] : nil }
         return KeyResolution(
             box: reused ?? key.defaultBox(), layer: .defaultValue, candidate: nil, hiddenRemote: nil, rejected: rejected,
-            inSnapshot: remote.inSnapshot, decision: remote.decision)
+            inSnapshot: remote.inSnapshot, decision: candidate?.decision)
     }
 
-    /// The key's remote value: the active snapshot's (for `context`) if it passes, else the last good one from `previous`.
+    /// The key's remote value: the active snapshot's `candidate` (its rules evaluated for the context) if
+    /// it passes, else the last good one from `previous`.
     private static func remote<Value>(
-        _ key: ConfigKey<Value>, slot: Int?, snapshot: ConfigSnapshot?, context: EvaluationContext,
+        _ key: ConfigKey<Value>, slot: Int?, snapshot: ConfigSnapshot?, candidate: TargetedCandidate?,
         previous: ResolvedState?, rejected: inout [Rejection]
-    ) -> (value: RemoteValue?, isCurrent: Bool, inSnapshot: Bool, decision: TargetingDecision?) {
-        guard let snapshot else { return (nil, false, false, nil) }
-        let candidate = TargetedCandidate(name: key.name, snapshot: snapshot, context: context)
+    ) -> (value: RemoteValue?, isCurrent: Bool, inSnapshot: Bool) {
+        guard let snapshot, let candidate else { return (nil, false, false) }
         rejected += candidate.rejections
         let kept = { slot.flatMap { previous?.remoteValue(at: $0, name: key.name) } }
         guard let raw = candidate.raw else {
-            return candidate.isBlocked ? (kept(), false, true, nil) : (nil, false, false, candidate.decision)
+            return candidate.isBlocked ? (kept(), false, true) : (nil, false, false)
         }
         let source = snapshot.metadata.source
+        if let slot, let previous, previous.layers[slot] == .snapshot, previous.snapshotRaw(at: slot, name: key.name) == raw {
+            // The same candidate passed before (a context change often keeps it): converting and checking it again
+            // would give the same value, so the previous box is kept.
+            return (RemoteValue(box: previous.values[slot], raw: raw, source: source), true, true)
+        }
         switch key.accept(.value(raw), origin: snapshot.origin) {
         case .success(let box):
-            return (RemoteValue(box: box, raw: raw, source: source), true, true, candidate.decision)
+            return (RemoteValue(box: box, raw: raw, source: source), true, true)
         case .failure(let rejection):
             rejected.append(rejection)
-            return (kept(), false, true, candidate.decision)
+            return (kept(), false, true)
         }
     }
 
