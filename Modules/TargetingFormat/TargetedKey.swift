@@ -4,8 +4,9 @@ import Foundation
 /// One key's rules in the native dialect: ordered rules, then rollouts; the default is the payload's plain value.
 ///
 /// Evaluation runs for every key on each context change, so what a decision reports in the common
-/// case (the attributes the conditions read, rules whose condition failed) is prepared once here.
-struct TargetedKey: TargetingRules {
+/// case (the attributes the conditions read, rules whose condition failed) is prepared once here,
+/// and the type is a class so that handing it around copies one reference.
+final class TargetedKey: TargetingRules {
     let key: String
     let rules: [TargetedRule]
     let rollouts: [TargetedRollout]

@@ -16,6 +16,12 @@ public enum FNV1a {
 
     /// Continues `hash` over `text`'s UTF-8 bytes: `hash(b, continuing: hash(a))` is the hash of `a + b`.
     public static func hash(_ text: String, continuing hash: UInt32) -> UInt32 {
+        let contiguous = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var hash = hash
+            for byte in bytes { hash = (hash ^ UInt32(byte)) &* prime }
+            return hash
+        }
+        if let contiguous { return contiguous }
         var hash = hash
         for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* prime }
         return hash

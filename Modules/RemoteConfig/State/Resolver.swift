@@ -111,7 +111,8 @@ struct Resolver {
     ) -> KeyResolution {
         let name = key.name
         var rejected: [Rejection] = []
-        let candidate = snapshot.map { TargetedCandidate(name: name, snapshot: $0, context: context) }
+        var candidate: TargetedCandidate?
+        if let snapshot { candidate = TargetedCandidate(name: name, snapshot: snapshot, context: context) }
         for (position, layer) in overrides.enumerated() {
             guard let override = layer.snapshot.values[name] else { continue }
             switch key.accept(override.content, origin: override.origin) {
@@ -147,10 +148,9 @@ struct Resolver {
         previous: ResolvedState?, rejected: inout [Rejection]
     ) -> (value: RemoteValue?, isCurrent: Bool, inSnapshot: Bool) {
         guard let snapshot, let candidate else { return (nil, false, false) }
-        rejected += candidate.rejections
-        let kept = { slot.flatMap { previous?.remoteValue(at: $0, name: key.name) } }
+        if !candidate.rejections.isEmpty { rejected += candidate.rejections }
         guard let raw = candidate.raw else {
-            return candidate.isBlocked ? (kept(), false, true) : (nil, false, false)
+            return candidate.isBlocked ? (lastGood(key, slot, previous), false, true) : (nil, false, false)
         }
         let source = snapshot.metadata.source
         if let slot, let previous, previous.layers[slot] == .snapshot, previous.snapshotRaw(at: slot, name: key.name) == raw {
@@ -163,8 +163,14 @@ struct Resolver {
             return (RemoteValue(box: box, raw: raw, source: source), true, true)
         case .failure(let rejection):
             rejected.append(rejection)
-            return (kept(), false, true)
+            return (lastGood(key, slot, previous), false, true)
         }
+    }
+
+    /// The key's last good remote value in `previous`.
+    private static func lastGood<Value>(_ key: ConfigKey<Value>, _ slot: Int?, _ previous: ResolvedState?) -> RemoteValue? {
+        guard let slot else { return nil }
+        return previous?.remoteValue(at: slot, name: key.name)
     }
 
     /// Whether `slot`'s new value equals its value in `previous`: the same layer with the same
