@@ -99,6 +99,20 @@ struct CLITargetingTests {
         #expect(missing.status == 2)
     }
 
+    @Test("a payload whose dialect shows but that does not decode: eval exits 2, validate exits 1, each saying why")
+    func undecodable() async throws {
+        let scratch = try CLIScratch()
+        defer { scratch.remove() }
+        let growthBook = try scratch.write("gb.json", #"{"features": [1, 2]}"#)
+        let eval = try await CLIProcess.run(["eval", growthBook.path])
+        #expect(eval.status == 2)
+        #expect(eval.standardError.contains("expected a \"features\" object"))
+        let targeting = try scratch.write("t.json", #"{"targeting": [], "values": {}}"#)
+        let validate = try await CLIProcess.run(["validate", targeting.path])
+        #expect(validate.status == 1)
+        #expect(validate.standardError.contains("cannot be used: invalid targeting-json payload at targeting"))
+    }
+
     @Test("the demo's targeting step: two users see different values, and every user in at 10% keeps their variant at 50%")
     func demoStep() async throws {
         let outcome = try await CLIProcess.run(["demo"])

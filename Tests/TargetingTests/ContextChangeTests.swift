@@ -70,6 +70,15 @@ struct ContextChangeTests {
         #expect(observer.events.contains(.activated(changedKeys: changed)))
     }
 
+    @Test("a stopped client ignores context changes")
+    func stopped() async throws {
+        let (client, _) = try await targetingClient(Self.payload)
+        await client.stop()
+        #expect(client.setContext(EvaluationContext(attributes: ["plan": "pro"])) == [])
+        #expect(client[TargetedKeys.checkout] == false)
+        #expect(client.context == .empty)
+    }
+
     @Test("a key without rules reads as before, and a context change never touches it")
     func keyWithoutRules() async throws {
         let (client, _) = try await targetingClient(Self.payload)
