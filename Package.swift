@@ -292,7 +292,7 @@ if includeBenchmarks {
             name: "RemoteConfigBenchmarks",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "FirebaseFormat", "TestDoubles",
-                "BenchmarkWorkloads", .product(name: "Benchmark", package: "package-benchmark"),
+                "TargetingFormat", "BenchmarkWorkloads", .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
             path: "Integration/Benchmarks/RemoteConfigBenchmarks",

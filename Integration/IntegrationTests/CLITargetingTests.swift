@@ -11,15 +11,21 @@ struct CLITargetingTests {
     func evalExample() async throws {
         let outcome = try await CLIProcess.run(["eval", example, "--context", #"{"id":"u1","country":"DE"}"#])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
-        let lines = outcome.standardOutput.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        let lines = outcome.standardOutput.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
         #expect(lines.contains("checkout_button \"black\" rule \"germany\"; read country"), "\(lines)")
-        #expect(lines.contains(#"new_checkout true rule "beta-testers"; read email, targetingKey; not matched: "staff" (condition failed)"#))
+        #expect(
+            lines.contains(
+                #"new_checkout true rule "beta-testers"; read email, targetingKey; not matched: "staff" (condition failed)"#))
         #expect(lines.contains("max_retries 3 plain value"))
     }
 
     @Test("eval --json names the rollout, its bucket and range for another user")
     func evalJSON() async throws {
-        let (outcome, json) = try await CLIProcess.runJSON(["eval", example, "--context", #"{"id":"u9","app":{"version":"2.5.0"}}"#, "--json"])
+        let (outcome, json) = try await CLIProcess.runJSON([
+            "eval", example, "--context", #"{"id":"u9","app":{"version":"2.5.0"}}"#, "--json",
+        ])
         #expect(outcome.status == 0)
         let button = try #require(json["keys"]?.arrayValue?.first { $0["key"] == "checkout_button" })
         #expect(button["rule"] == "button-test")
@@ -50,9 +56,13 @@ struct CLITargetingTests {
         let outcome = try await CLIProcess.run(["validate", bad.path])
         #expect(outcome.status == 1)
         let output = outcome.standardOutput
-        #expect(output.contains(#"key "a" rule "x" at targeting.a.rules[0].when.n.$regx: unknown operator "$regx"; did you mean "$regex"?"#))
+        #expect(
+            output.contains(
+                #"key "a" rule "x" at targeting.a.rules[0].when.n.$regx: unknown operator "$regx"; did you mean "$regex"?"#))
         #expect(output.contains(#"key "b" rule "r" at targeting.b.rollouts[0].variants: the rollout's weights sum to 0.9"#))
-        #expect(output.contains(#"key "c" rule "never" at targeting.c.rules[1]: the rule can never decide: rule "all" before it always matches"#))
+        #expect(
+            output.contains(
+                #"key "c" rule "never" at targeting.c.rules[1]: the rule can never decide: rule "all" before it always matches"#))
 
         let (jsonOutcome, json) = try await CLIProcess.runJSON(["validate", bad.path, "--json"])
         #expect(jsonOutcome.status == 1)
@@ -65,7 +75,8 @@ struct CLITargetingTests {
         let scratch = try CLIScratch()
         defer { scratch.remove() }
         let file = try scratch.write(
-            "gb.json", #"{"features": {"f": {"defaultValue": 1, "rules": [{"id": "de", "condition": {"country": "DE"}, "force": 2}]}}}"#)
+            "gb.json",
+            #"{"features": {"f": {"defaultValue": 1, "rules": [{"id": "de", "condition": {"country": "DE"}, "force": 2}]}}}"#)
         let outcome = try await CLIProcess.run(["eval", file.path, "--context", #"{"country":"DE"}"#])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput.contains("(growthbook)"))
@@ -86,6 +97,20 @@ struct CLITargetingTests {
         #expect(noManifest.standardError.contains("--keys <manifest.json> is needed"))
         let missing = try await CLIProcess.run(["eval", "/nonexistent/config.json"])
         #expect(missing.status == 2)
+    }
+
+    @Test("a payload whose dialect shows but that does not decode: eval exits 2, validate exits 1, each saying why")
+    func undecodable() async throws {
+        let scratch = try CLIScratch()
+        defer { scratch.remove() }
+        let growthBook = try scratch.write("gb.json", #"{"features": [1, 2]}"#)
+        let eval = try await CLIProcess.run(["eval", growthBook.path])
+        #expect(eval.status == 2)
+        #expect(eval.standardError.contains("expected a \"features\" object"))
+        let targeting = try scratch.write("t.json", #"{"targeting": [], "values": {}}"#)
+        let validate = try await CLIProcess.run(["validate", targeting.path])
+        #expect(validate.status == 1)
+        #expect(validate.standardError.contains("cannot be used: invalid targeting-json payload at targeting"))
     }
 
     @Test("the demo's targeting step: two users see different values, and every user in at 10% keeps their variant at 50%")

@@ -42,7 +42,8 @@ struct GrowthBookFeatureRules: TargetingRules {
                 rule.ranges
                 ?? Bucketing.ranges(count: rule.variations?.count ?? 0, coverage: rule.coverage ?? 1, weights: rule.weights)
             let range = outcome.variationID < ranges.count ? ranges[outcome.variationID] : BucketRange(lower: 0, upper: 0)
-            match.bucket = BucketPlacement(attribute: outcome.hashAttribute, value: bucket, lower: range.lower, upper: range.upper)
+            match.bucket = BucketPlacement(
+                attribute: outcome.hashAttribute, value: bucket, lower: range.lower, upper: range.upper)
             match.variant = outcome.key
         } else if usesHash(rule), let placement = forcePlacement(rule, context: context) {
             match.bucket = placement
@@ -53,7 +54,9 @@ struct GrowthBookFeatureRules: TargetingRules {
     /// Where a context landed in a force rule's rollout.
     private func forcePlacement(_ rule: GrowthBookRule, context: EvaluationContext) -> BucketPlacement? {
         let attribute = rule.hashAttribute ?? "id"
-        let value = attribute == "id" ? (context.attributes["id"] ?? context.targetingKey.map(ConfigValue.string)) : context.value(at: attribute)
+        let value =
+            attribute == "id"
+            ? (context.attributes["id"] ?? context.targetingKey.map(ConfigValue.string)) : context.value(at: attribute)
         guard let text = Bucketing.hashText(of: value),
             let bucket = Bucketing.hash(
                 seed: rule.seed ?? id, value: text, version: GrowthBookEvaluator.version(rule.hashVersion, else: 1))

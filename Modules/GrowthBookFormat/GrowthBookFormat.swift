@@ -61,7 +61,8 @@ public struct GrowthBookFormat: PayloadFormat {
     public func decodePayload(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
         let document = try parser.parse(bytes, format: name)
         guard case .object(let members) = document else {
-            throw PayloadError(format: name, reason: "the top level must be a JSON object, found a JSON \(document.kind)", offset: 0)
+            throw PayloadError(
+                format: name, reason: "the top level must be a JSON object, found a JSON \(document.kind)", offset: 0)
         }
         if members["encryptedFeatures"] != nil, members["features"] == nil {
             throw PayloadError(

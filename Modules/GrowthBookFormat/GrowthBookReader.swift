@@ -169,7 +169,9 @@ struct GrowthBookReader {
 
     private mutating func fraction(_ m: [String: ConfigValue], _ name: String, _ path: String) -> Double? {
         guard let number = number(m[name], path: "\(path).\(name)") else { return nil }
-        if !(0...1).contains(number) { note("\(path).\(name)", .unparsable("\(name) is a fraction from 0 to 1, found \(number)")) }
+        if !(0...1).contains(number) {
+            note("\(path).\(name)", .unparsable("\(name) is a fraction from 0 to 1, found \(number)"))
+        }
         return number
     }
 
@@ -198,7 +200,9 @@ struct GrowthBookReader {
         }
         if !Bucketing.weightsSumToOne(weights) { note("\(path).weights", .weightsDoNotSum(weights.reduce(0, +))) }
         if let variations, weights.count != variations {
-            note("\(path).weights", .unparsable("\(weights.count) weights for \(variations) variations; give one weight per variation"))
+            note(
+                "\(path).weights",
+                .unparsable("\(weights.count) weights for \(variations) variations; give one weight per variation"))
         }
         return weights
     }

@@ -2,24 +2,53 @@ import ConfigDomain
 import Foundation
 
 /// One key's rules in the native dialect: ordered rules, then rollouts; the default is the payload's plain value.
-struct TargetedKey: TargetingRules {
+///
+/// Evaluation runs for every key on each context change, so what a decision reports in the common
+/// case (the attributes the conditions read, rules whose condition failed) is prepared once here,
+/// and the type is a class so that handing it around copies one reference.
+final class TargetedKey: TargetingRules {
     let key: String
     let rules: [TargetedRule]
     let rollouts: [TargetedRollout]
     /// The payload's saved groups, for `$inGroup` and `$notInGroup`.
     let groups: [String: [ConfigValue]]
+    /// By step (rules, then rollouts): the attributes the conditions of steps 0 through it read, in order.
+    private let conditionAttributes: [[String]]
+    /// By count of steps passed over: those first steps (at most ``TargetingDecision/unmatchedLimit``) as failed conditions.
+    private let failedConditions: [[UnmatchedRule]]
+
+    init(key: String, rules: [TargetedRule], rollouts: [TargetedRollout], groups: [String: [ConfigValue]]) {
+        self.key = key
+        self.rules = rules
+        self.rollouts = rollouts
+        self.groups = groups
+        let steps = rules.map { ($0.id, $0.condition) } + rollouts.map { ($0.id, $0.condition) }
+        var read: [String] = []
+        var attributes: [[String]] = []
+        for (_, condition) in steps {
+            for name in condition.attributes where !read.contains(name) { read.append(name) }
+            attributes.append(read)
+        }
+        conditionAttributes = attributes
+        let limit = min(steps.count, TargetingDecision.unmatchedLimit)
+        failedConditions = (0...limit).map { count in
+            steps.prefix(count).map { UnmatchedRule(ruleID: $0.0, reason: .conditionFailed) }
+        }
+    }
 
     func evaluate(in context: EvaluationContext) -> TargetingDecision {
-        var trace = Trace()
+        var trace = Trace(failedConditions: failedConditions)
         for rule in rules {
-            trace.read(rule.condition.attributes)
-            guard trace.holds(rule.condition, ruleID: rule.id, key: key, in: context, groups: groups) else { continue }
-            return trace.decision(value: rule.value, match: TargetingMatch(ruleID: rule.id, kind: .rule))
+            guard trace.holds(rule.condition, unconditional: rule.isUnconditional, ruleID: rule.id, key: key, context, groups)
+            else { continue }
+            return decision(rule.value, TargetingMatch(ruleID: rule.id, kind: .rule), trace)
         }
         for rollout in rollouts {
-            trace.read(rollout.condition.attributes)
-            guard trace.holds(rollout.condition, ruleID: rollout.id, key: key, in: context, groups: groups) else { continue }
-            trace.read([rollout.bucketBy])
+            guard
+                trace.holds(
+                    rollout.condition, unconditional: rollout.isUnconditional, ruleID: rollout.id, key: key, context, groups)
+            else { continue }
+            trace.readBucketAttribute(rollout.bucketBy)
             guard let id = Bucketing.hashText(of: context.value(at: rollout.bucketBy)),
                 let bucket = Bucketing.hash(seed: rollout.seed, value: id, version: 2)
             else {
@@ -36,11 +65,19 @@ struct TargetedKey: TargetingRules {
             let range = rollout.ranges[index]
             let placement = BucketPlacement(attribute: rollout.bucketBy, value: bucket, lower: range.lower, upper: range.upper)
             let variant = rollout.variants[index]
-            return trace.decision(
-                value: variant.value,
-                match: TargetingMatch(ruleID: rollout.id, kind: .rollout, bucket: placement, variant: variant.name))
+            return decision(
+                variant.value, TargetingMatch(ruleID: rollout.id, kind: .rollout, bucket: placement, variant: variant.name), trace
+            )
         }
-        return trace.decision(value: nil, match: nil)
+        return decision(nil, nil, trace)
+    }
+
+    /// The decision after `trace`: the prepared lists in the common case, built ones otherwise.
+    private func decision(_ value: ConfigValue?, _ match: TargetingMatch?, _ trace: Trace) -> TargetingDecision {
+        var read = trace.steps > 0 ? conditionAttributes[trace.steps - 1] : []
+        for name in trace.bucketAttributes where !read.contains(name) { read.append(name) }
+        let unmatched = trace.unmatched ?? failedConditions[min(trace.misses, TargetingDecision.unmatchedLimit)]
+        return TargetingDecision(value: value, match: match, attributesRead: read, unmatched: unmatched, problems: trace.problems)
     }
 
     /// Rules that can never decide: after a rule without condition, or with the same condition as an earlier rule.
@@ -52,7 +89,7 @@ struct TargetedKey: TargetingRules {
             let path = "targeting.\(key).rules[\(index)]"
             if let earlier = catchAll ?? seen[rule.condition] {
                 problems.append(RuleProblem(key: key, ruleID: rule.id, path: path, kind: .unreachable(shadowedBy: earlier)))
-            } else if rule.condition == .always {
+            } else if rule.isUnconditional {
                 catchAll = rule.id
             }
             if seen[rule.condition] == nil { seen[rule.condition] = rule.id }
@@ -61,9 +98,7 @@ struct TargetedKey: TargetingRules {
             let path = "targeting.\(key).rollouts[\(index)]"
             if let earlier = catchAll {
                 problems.append(RuleProblem(key: key, ruleID: rollout.id, path: path, kind: .unreachable(shadowedBy: earlier)))
-            } else if rollout.condition == .always, rollout.bucketBy == EvaluationContext.targetingKeyAttribute,
-                abs((rollout.ranges.last?.upper ?? 0) - 1) < 1e-9,
-                zip(rollout.ranges, rollout.ranges.dropFirst()).allSatisfy({ abs($0.upper - $1.lower) < 1e-9 })
+            } else if rollout.isUnconditional, rollout.bucketBy == EvaluationContext.targetingKeyAttribute, rollout.coversEveryone
             {
                 catchAll = rollout.id
             }
@@ -72,25 +107,41 @@ struct TargetedKey: TargetingRules {
     }
 }
 
-/// What an evaluation read and passed over on the way to its decision.
+/// What one evaluation passed over on the way to its decision.
 private struct Trace {
-    private(set) var attributes: [String] = []
-    private(set) var unmatched: [UnmatchedRule] = []
+    /// The key's steps as failed conditions, by count (``TargetedKey``'s prepared lists).
+    let failedConditions: [[UnmatchedRule]]
+    /// How many steps (rules, then rollouts) were evaluated, the deciding one included.
+    private(set) var steps = 0
+    /// How many steps did not match (always the first ones: every evaluated step either decides or does not match).
+    private(set) var misses = 0
+    /// The unmatched steps, once one did not match for another reason than a failed condition.
+    private(set) var unmatched: [UnmatchedRule]?
+    /// The attributes rollouts bucketed on.
+    private(set) var bucketAttributes: [String] = []
     private(set) var problems: [RuleProblem] = []
 
-    mutating func read(_ names: [String]) {
-        for name in names where !attributes.contains(name) { attributes.append(name) }
+    init(failedConditions: [[UnmatchedRule]]) { self.failedConditions = failedConditions }
+
+    mutating func readBucketAttribute(_ name: String) {
+        if !bucketAttributes.contains(name) { bucketAttributes.append(name) }
     }
 
     mutating func miss(_ ruleID: String, _ reason: UnmatchedRule.Reason) {
-        if unmatched.count < TargetingDecision.unmatchedLimit { unmatched.append(UnmatchedRule(ruleID: ruleID, reason: reason)) }
+        misses += 1
+        guard misses <= TargetingDecision.unmatchedLimit, reason != .conditionFailed || unmatched != nil else { return }
+        var list = unmatched ?? failedConditions[misses - 1]
+        list.append(UnmatchedRule(ruleID: ruleID, reason: reason))
+        unmatched = list
     }
 
     /// Whether `condition` holds; an attribute of the wrong type records a problem and skips the rule.
     mutating func holds(
-        _ condition: Condition, ruleID: String, key: String, in context: EvaluationContext, groups: [String: [ConfigValue]]
+        _ condition: Condition, unconditional: Bool, ruleID: String, key: String, _ context: EvaluationContext,
+        _ groups: [String: [ConfigValue]]
     ) -> Bool {
-        if condition.attributes.isEmpty, condition.groups.isEmpty, condition == .always { return true }
+        steps += 1
+        if unconditional { return true }
         let result = condition.evaluate(context, savedGroups: groups)
         if !result.mismatches.isEmpty {
             for mismatch in result.mismatches {
@@ -104,9 +155,5 @@ private struct Trace {
         }
         if !result.matches { miss(ruleID, .conditionFailed) }
         return result.matches
-    }
-
-    func decision(value: ConfigValue?, match: TargetingMatch?) -> TargetingDecision {
-        TargetingDecision(value: value, match: match, attributesRead: attributes, unmatched: unmatched, problems: problems)
     }
 }

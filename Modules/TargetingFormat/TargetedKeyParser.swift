@@ -16,10 +16,14 @@ struct TargetedKeyParser {
     mutating func parse(_ entry: ConfigValue) -> Result<(defaultValue: ConfigValue?, rules: TargetedKey), Problems> {
         let base = "targeting.\(key)"
         guard case .object(let members) = entry else {
-            return .failure(Problems(list: [problem(nil, base, .unparsable("expected an object with default, rules and rollouts, found a \(entry.kind)"))]))
+            return .failure(
+                Problems(list: [
+                    problem(nil, base, .unparsable("expected an object with default, rules and rollouts, found a \(entry.kind)"))
+                ]))
         }
         for name in members.keys.sorted() where !["default", "rules", "rollouts"].contains(name) {
-            problems.append(problem(nil, "\(base).\(name)", .unparsable("unknown member \"\(name)\"; a key has default, rules and rollouts")))
+            problems.append(
+                problem(nil, "\(base).\(name)", .unparsable("unknown member \"\(name)\"; a key has default, rules and rollouts")))
         }
         var rules: [TargetedRule] = []
         for (index, element) in list(members["rules"], at: "\(base).rules").enumerated() {
@@ -73,7 +77,8 @@ struct TargetedKeyParser {
         rejectUnknown(members, allowed: ["id", "when", "seed", "bucketBy", "coverage", "variants"], ruleID: id, base: base)
         let condition = parseCondition(members["when"], ruleID: id, base: base)
         let seed = text(members["seed"], default: key, ruleID: id, at: "\(base).seed")
-        let bucketBy = text(members["bucketBy"], default: EvaluationContext.targetingKeyAttribute, ruleID: id, at: "\(base).bucketBy")
+        let bucketBy = text(
+            members["bucketBy"], default: EvaluationContext.targetingKeyAttribute, ruleID: id, at: "\(base).bucketBy")
         let coverage = fraction(members["coverage"], ruleID: id, at: "\(base).coverage")
         guard case .array(let entries)? = members["variants"], !entries.isEmpty else {
             problems.append(problem(id, "\(base).variants", .unparsable("a rollout needs a non-empty \"variants\" array")))

@@ -46,7 +46,8 @@ public struct TargetingJSONFormat: PayloadFormat {
     public func decodePayload(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
         let document = try parser.parse(bytes, format: name)
         guard case .object(let members) = document else {
-            throw PayloadError(format: name, reason: "the top level must be a JSON object, found a JSON \(document.kind)", offset: 0)
+            throw PayloadError(
+                format: name, reason: "the top level must be a JSON object, found a JSON \(document.kind)", offset: 0)
         }
         for member in members.keys.sorted() where !["values", "targeting", "groups"].contains(member) {
             throw PayloadError(
@@ -64,7 +65,8 @@ public struct TargetingJSONFormat: PayloadFormat {
             if values[key] != nil {
                 let problem = RuleProblem(
                     key: key, path: "targeting.\(key)",
-                    kind: .unparsable("the key is in both values and targeting; keep it in one (a targeted key's default is its \"default\")"))
+                    kind: .unparsable(
+                        "the key is in both values and targeting; keep it in one (a targeted key's default is its \"default\")"))
                 decoded.values[key] = nil
                 decoded.ruleProblems[key] = [problem]
                 continue
@@ -94,7 +96,8 @@ public struct TargetingJSONFormat: PayloadFormat {
         for (id, members) in try object(value, at: "groups") {
             guard case .array(let list) = members else {
                 throw PayloadError(
-                    format: name, reason: "a group is an array of attribute values, found a JSON \(members.kind)", path: "groups.\(id)")
+                    format: name, reason: "a group is an array of attribute values, found a JSON \(members.kind)",
+                    path: "groups.\(id)")
             }
             groups[id] = list
         }

@@ -18,10 +18,12 @@ struct ConditionTests {
         }
     }
 
-    @Test("a strict condition refuses malformed operands", arguments: [
-        ConfigValue.array([]), ["$and": "x"], ["a": ["$in": 1]], ["a": ["$regex": "("]], ["a": ["$regex": 3]],
-        ["a": ["$type": "date"]], ["a": ["$elemMatch": 1]], ["a": ["$all": "x"]], ["a": ["$inGroup": 1]], ["a": ["$or": []]],
-    ])
+    @Test(
+        "a strict condition refuses malformed operands",
+        arguments: [
+            ConfigValue.array([]), ["$and": "x"], ["a": ["$in": 1]], ["a": ["$regex": "("]], ["a": ["$regex": 3]],
+            ["a": ["$type": "date"]], ["a": ["$elemMatch": 1]], ["a": ["$all": "x"]], ["a": ["$inGroup": 1]], ["a": ["$or": []]],
+        ])
     func malformed(_ json: ConfigValue) {
         #expect(throws: ConditionError.self) { try Condition(json) }
         #expect(Condition.lenient(json).matches(context) == false || json == ["$and": "x"])
@@ -32,7 +34,9 @@ struct ConditionTests {
         let problem = ConditionError(path: "name.$regx", kind: .unknownOperator("$regx"))
             .ruleProblem(key: "k", ruleID: "r", path: "rules[0].when")
         #expect(problem == RuleProblem(key: "k", ruleID: "r", path: "rules[0].when.name.$regx", kind: .unknownOperator("$regx")))
-        #expect(problem.description == "key \"k\" rule \"r\" at rules[0].when.name.$regx: unknown operator \"$regx\"; did you mean \"$regex\"?")
+        #expect(
+            problem.description
+                == "key \"k\" rule \"r\" at rules[0].when.name.$regx: unknown operator \"$regx\"; did you mean \"$regex\"?")
         let far = RuleProblem(key: "k", kind: .unknownOperator("$between"))
         #expect(far.reason.hasPrefix("unknown operator \"$between\"; use one of $eq $ne"))
         #expect(ConditionOperator.closest(to: "$IN") == .in)
@@ -57,19 +61,27 @@ struct ConditionTests {
     func mismatches() throws {
         let context = EvaluationContext(attributes: ["age": "eighteen", "country": 5, "beta": true])
         let age = try Condition(["age": ["$gte": 18]]).evaluate(context)
-        #expect(age == ConditionResult(matches: false, mismatches: [AttributeMismatch(attribute: "age", expected: "number", found: .string)]))
+        #expect(
+            age
+                == ConditionResult(
+                    matches: false, mismatches: [AttributeMismatch(attribute: "age", expected: "number", found: .string)]))
         let version = try Condition(["country": ["$vgt": "1.0"]]).evaluate(context)
         #expect(version.mismatches == [AttributeMismatch(attribute: "country", expected: "version string", found: .int)])
         #expect(version.matches)
         let regex = try Condition(["beta": ["$regex": "t"]]).evaluate(context)
-        #expect(regex == ConditionResult(matches: true, mismatches: [AttributeMismatch(attribute: "beta", expected: "string", found: .bool)]))
+        #expect(
+            regex
+                == ConditionResult(
+                    matches: true, mismatches: [AttributeMismatch(attribute: "beta", expected: "string", found: .bool)]))
         #expect(try Condition(["age": ["$gt": 5]]).evaluate(.empty).mismatches.isEmpty)
     }
 
-    @Test("versions compare part by part, pre-releases before releases", arguments: [
-        ("1.10.0", "1.9.2", 1), ("1.0.0", "1.0.0-beta", 1), ("v2.0.0", "2.0.0", 0), ("1.2.3+build7", "1.2.3", 0),
-        ("1.0.0-alpha", "1.0.0-beta", -1), ("", "0", 0),
-    ])
+    @Test(
+        "versions compare part by part, pre-releases before releases",
+        arguments: [
+            ("1.10.0", "1.9.2", 1), ("1.0.0", "1.0.0-beta", 1), ("v2.0.0", "2.0.0", 0), ("1.2.3+build7", "1.2.3", 0),
+            ("1.0.0-alpha", "1.0.0-beta", -1), ("", "0", 0),
+        ])
     func versions(_ a: String, _ b: String, _ order: Int) {
         let x = VersionString.padded(a)
         let y = VersionString.padded(b)

@@ -14,7 +14,8 @@ enum ConformanceCases {
 
     /// The cases of one section, each with its position and name.
     static func section(_ name: String) -> [Case] {
-        (document[name]?.arrayValue ?? []).enumerated().map { index, fields in Case(index: index, fields: fields.arrayValue ?? []) }
+        (document[name]?.arrayValue ?? []).enumerated().map { index, fields in Case(index: index, fields: fields.arrayValue ?? [])
+        }
     }
 
     /// One case: a tuple of JSON values, named by its first member when that is a string.

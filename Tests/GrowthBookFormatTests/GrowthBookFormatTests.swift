@@ -90,12 +90,17 @@ struct GrowthBookFormatTests {
         }
     }
 
-    @Test("strict reading rejects a feature alone, with a typed problem", arguments: [
-        (#"{"condition": {"name": {"$regx": "a"}}, "force": 1}"#, RuleProblem.Kind.unknownOperator("$regx")),
-        (#"{"variations": [1, 2], "weights": [0.6, 0.6]}"#, .weightsDoNotSum(1.2)),
-        (#"{"condition": {"id": {"$inGroup": "missing"}}, "force": 1}"#, .unknownGroup("missing")),
-        (#"{"force": 1, "hashVersion": 3, "coverage": 0.5}"#, .unparsable("hashVersion is 1 or 2, found 3; such a rule never includes anyone")),
-    ])
+    @Test(
+        "strict reading rejects a feature alone, with a typed problem",
+        arguments: [
+            (#"{"condition": {"name": {"$regx": "a"}}, "force": 1}"#, RuleProblem.Kind.unknownOperator("$regx")),
+            (#"{"variations": [1, 2], "weights": [0.6, 0.6]}"#, .weightsDoNotSum(1.2)),
+            (#"{"condition": {"id": {"$inGroup": "missing"}}, "force": 1}"#, .unknownGroup("missing")),
+            (
+                #"{"force": 1, "hashVersion": 3, "coverage": 0.5}"#,
+                .unparsable("hashVersion is 1 or 2, found 3; such a rule never includes anyone")
+            ),
+        ])
     func strictProblems(_ rule: String, kind: RuleProblem.Kind) throws {
         let json = #"{"features": {"bad": {"defaultValue": 0, "rules": [\#(rule)]}, "good": {"defaultValue": 1}}}"#
         let decoded = try decode(json)
@@ -112,9 +117,11 @@ struct GrowthBookFormatTests {
         #expect(rules.evaluate(in: EvaluationContext(attributes: ["name": "a"])).value == 0)
     }
 
-    @Test("a payload that is not an SDK payload is refused whole, with a reason", arguments: [
-        "[]", "{}", #"{"features": []}"#, #"{"encryptedFeatures": "abc=="}"#, #"{"features": {}, "savedGroups": []}"#, "nope",
-    ])
+    @Test(
+        "a payload that is not an SDK payload is refused whole, with a reason",
+        arguments: [
+            "[]", "{}", #"{"features": []}"#, #"{"encryptedFeatures": "abc=="}"#, #"{"features": {}, "savedGroups": []}"#, "nope",
+        ])
     func refused(_ json: String) {
         #expect(throws: PayloadError.self) { try GrowthBookFormat().decodePayload(Data(json.utf8)) }
     }

@@ -20,8 +20,10 @@ struct ContextChangeTests {
 
     @Test("two users see different values")
     func twoUsers() async throws {
-        let (alice, _) = try await targetingClient(Self.payload, context: EvaluationContext(targetingKey: "alice", attributes: ["plan": "pro"]))
-        let (bob, _) = try await targetingClient(Self.payload, context: EvaluationContext(targetingKey: "bob", attributes: ["plan": "free"]))
+        let (alice, _) = try await targetingClient(
+            Self.payload, context: EvaluationContext(targetingKey: "alice", attributes: ["plan": "pro"]))
+        let (bob, _) = try await targetingClient(
+            Self.payload, context: EvaluationContext(targetingKey: "bob", attributes: ["plan": "free"]))
         #expect(alice[TargetedKeys.checkout] == true)
         #expect(bob[TargetedKeys.checkout] == false)
     }
@@ -68,6 +70,15 @@ struct ContextChangeTests {
         #expect(observer.events.contains(.activated(changedKeys: changed)))
     }
 
+    @Test("a stopped client ignores context changes")
+    func stopped() async throws {
+        let (client, _) = try await targetingClient(Self.payload)
+        await client.stop()
+        #expect(client.setContext(EvaluationContext(attributes: ["plan": "pro"])) == [])
+        #expect(client[TargetedKeys.checkout] == false)
+        #expect(client.context == .empty)
+    }
+
     @Test("a key without rules reads as before, and a context change never touches it")
     func keyWithoutRules() async throws {
         let (client, _) = try await targetingClient(Self.payload)
@@ -86,7 +97,8 @@ struct ContextChangeTests {
             CachedSnapshot(
                 payload: bytes,
                 metadata: SnapshotMetadata(
-                    fetchedAt: Date(timeIntervalSince1970: 1_700_000_000), validators: Validators(), contentHash: ContentHash(of: bytes),
+                    fetchedAt: Date(timeIntervalSince1970: 1_700_000_000), validators: Validators(),
+                    contentHash: ContentHash(of: bytes),
                     source: "cache")),
             as: "default", slot: .active)
         let client = try RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: "{}"))

@@ -41,7 +41,8 @@ struct DistributionTests {
         return (0..<count).map { rules.evaluate(in: EvaluationContext(targetingKey: userID($0))).value }
     }
 
-    @Test("100,000 ids in a 30/70 rollout land within ±1% of 30/70, identically across runs and after an unrelated payload change")
+    @Test(
+        "100,000 ids in a 30/70 rollout land within ±1% of 30/70, identically across runs and after an unrelated payload change")
     func thirtySeventy() throws {
         let count = 100_000
         #expect(userID(0).count == 36 && userID(99_999).count == 36)

@@ -27,7 +27,8 @@ struct ExplainTests {
 
     @Test("a rollout names its id, the bucket and its range, the attributes read, and the first rules that did not match")
     func rollout() async throws {
-        let (client, _) = try await targetingClient(Self.payload, context: EvaluationContext(targetingKey: "u3", attributes: ["country": "DE"]))
+        let (client, _) = try await targetingClient(
+            Self.payload, context: EvaluationContext(targetingKey: "u3", attributes: ["country": "DE"]))
         let explanation = client.explain(TargetedKeys.button)
         #expect(explanation.value == "\"blue\"")
         let targeting = try #require(explanation.targeting)
@@ -39,7 +40,8 @@ struct ExplainTests {
         #expect(targeting.attributesRead == ["email", "tier", "country", "os", "targetingKey"])
         #expect(targeting.unmatched.map(\.ruleID) == ["staff", "vip", "nordics"])
         #expect(targeting.unmatched.allSatisfy { $0.reason == .conditionFailed })
-        #expect(explanation.description.contains("rollout \"button-test\" variant blue (targetingKey bucket 0.1993 in [0.0, 0.3))"))
+        #expect(
+            explanation.description.contains("rollout \"button-test\" variant blue (targetingKey bucket 0.1993 in [0.0, 0.3))"))
     }
 
     @Test("a rule names its id and no bucket; a context outside every rule and rollout names none")
@@ -60,7 +62,8 @@ struct ExplainTests {
 
     @Test("a rollout the bucket attribute is missing from says so")
     func missingAttribute() throws {
-        let json = #"{"targeting": {"banner": {"rollouts": [{"id": "by-device", "bucketBy": "device.id", "variants": [{"value": "new"}]}]}}}"#
+        let json =
+            #"{"targeting": {"banner": {"rollouts": [{"id": "by-device", "bucketBy": "device.id", "variants": [{"value": "new"}]}]}}}"#
         let decision = try rules(of: "banner", in: json).evaluate(in: EvaluationContext(targetingKey: "u1"))
         #expect(decision.value == nil)
         #expect(decision.unmatched == [UnmatchedRule(ruleID: "by-device", reason: .attributeMissing("device.id"))])

@@ -20,7 +20,9 @@ struct RuleRejectionTests {
         }
         """#
 
-    @Test("an unparsable rule, an unknown operator and a mistyped attribute each give a typed, reported rejection; the rest activates")
+    @Test(
+        "an unparsable rule, an unknown operator and a mistyped attribute each give a typed, reported rejection; the rest activates"
+    )
     func threeRejections() async throws {
         let observer = RecordingObserver()
         let (client, _) = try await targetingClient(
@@ -56,8 +58,10 @@ struct RuleRejectionTests {
 
     @Test("a key whose new rules are bad keeps its last good value; fixing the rule brings it back")
     func lastGoodValueIsKept() async throws {
-        let good = #"{"targeting": {"button_color": {"default": "blue", "rules": [{"id": "de", "when": {"country": "DE"}, "value": "black"}]}}}"#
-        let bad = #"{"targeting": {"button_color": {"default": "blue", "rules": [{"id": "de", "when": {"country": {"$inn": ["DE"]}}, "value": "black"}]}}}"#
+        let good =
+            #"{"targeting": {"button_color": {"default": "blue", "rules": [{"id": "de", "when": {"country": "DE"}, "value": "black"}]}}}"#
+        let bad =
+            #"{"targeting": {"button_color": {"default": "blue", "rules": [{"id": "de", "when": {"country": {"$inn": ["DE"]}}, "value": "black"}]}}}"#
         let (client, fetcher) = try await targetingClient(good, context: EvaluationContext(attributes: ["country": "DE"]))
         #expect(client[TargetedKeys.button] == "black")
         fetcher.serve(json: bad)

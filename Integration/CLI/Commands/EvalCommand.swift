@@ -47,7 +47,9 @@ struct EvalCommand: AsyncParsableCommand {
             } catch {
                 throw CLIFailure.input("cannot read \(config): \(error)")
             }
-            let rows = TargetingDocument.keys(of: decoded.payload).map { KeyEvaluation(key: $0, payload: decoded.payload, context: context) }
+            let rows = TargetingDocument.keys(of: decoded.payload).map {
+                KeyEvaluation(key: $0, payload: decoded.payload, context: context)
+            }
             if json {
                 Console.shared.line(JSONWriter.pretty(.object(["config": .string(config), "keys": .array(rows.map(\.json))])))
             } else {
@@ -59,7 +61,9 @@ struct EvalCommand: AsyncParsableCommand {
                 for line in table.lines(styleHeader: { Console.shared.styled($0, .bold) }) { Console.shared.line(line) }
             }
             let rejected = rows.filter { !$0.problems.isEmpty }.count
-            if rejected > 0 { throw CLIFailure.problem("\(rejected) key(s) rejected by rule problems; run `remote-config validate \(config)`") }
+            if rejected > 0 {
+                throw CLIFailure.problem("\(rejected) key(s) rejected by rule problems; run `remote-config validate \(config)`")
+            }
         }
     }
 }
@@ -103,7 +107,8 @@ struct KeyEvaluation {
             members["kind"] = .string(match.kind.rawValue)
             if let bucket = match.bucket {
                 members["bucket"] = .object([
-                    "attribute": .string(bucket.attribute), "value": .double(bucket.value), "range": [.double(bucket.lower), .double(bucket.upper)],
+                    "attribute": .string(bucket.attribute), "value": .double(bucket.value),
+                    "range": [.double(bucket.lower), .double(bucket.upper)],
                 ])
             }
             if let variant = match.variant { members["variant"] = .string(variant) }

@@ -88,7 +88,8 @@ struct ValidateCommand: AsyncParsableCommand {
     private func printReport(_ result: ConfigValidation, manifest: KeyManifest) {
         let console = Console.shared
         console.line(
-            "Checked \(config) against \(keys ?? ""): \(manifest.keys.count) keys declared, \(result.configKeyCount) in the config.")
+            "Checked \(config) against \(keys ?? "the manifest"): "
+                + "\(manifest.keys.count) keys declared, \(result.configKeyCount) in the config.")
         for rejection in result.problems {
             let label = console.styled("error  ", .red, .bold)
             console.line("\(label) \(rejection.key): value \(rejection.value) rejected by \(rejection.rule): \(rejection.reason)")

@@ -66,12 +66,14 @@ struct TargetingStep {
         let after = variants(client)
         let kept = before.filter { id, variant in after[id] == variant }.count
         say.say("\(Self.userCount) users sign in one after the other (each a context change; nothing is fetched):")
-        say.detail("at 10%: \(before.count) users in the test (\(count(before, "compact")) compact, \(count(before, "wide")) wide)")
+        say.detail(
+            "at 10%: \(before.count) users in the test (\(count(before, "compact")) compact, \(count(before, "wide")) wide)")
         say.detail("at 50%: \(after.count) users in the test (\(count(after, "compact")) compact, \(count(after, "wide")) wide)")
         guard kept == before.count else {
             throw CLIFailure.problem("\(before.count - kept) users lost their variant when the rollout widened")
         }
-        say.say(say.good("All \(before.count) users who were in at 10% are still in, with the same variant") + ": only the seed and")
+        say.say(
+            say.good("All \(before.count) users who were in at 10% are still in, with the same variant") + ": only the seed and")
         say.say("the id decide a bucket, and widening the coverage only extends each variant's range.")
     }
 

@@ -29,7 +29,8 @@ struct RuleCheck {
         for problem in warnings { console.line("\(console.styled("warning", .yellow, .bold)) \(problem)") }
         if errors.isEmpty {
             let suffix = warnings.isEmpty ? "" : " (\(warnings.count) warning\(warnings.count == 1 ? "" : "s"))"
-            console.line(console.styled("OK", .green, .bold) + ": every rule parses and every rollout's weights sum to 1\(suffix).")
+            console.line(
+                console.styled("OK", .green, .bold) + ": every rule parses and every rollout's weights sum to 1\(suffix).")
         } else {
             console.line(
                 "\(errors.count) problem\(errors.count == 1 ? "" : "s"). The app rejects each key with a problem alone and "

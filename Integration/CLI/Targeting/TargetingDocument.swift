@@ -62,7 +62,8 @@ enum ContextArgument {
         do throws(JSONParseError) {
             value = try JSONParser().parse(Data(text.utf8))
         } catch {
-            throw CLIFailure.input("--context is not valid JSON: \(error); write an object such as '{\"id\":\"u1\",\"country\":\"DE\"}'")
+            throw CLIFailure.input(
+                "--context is not valid JSON: \(error); write an object such as '{\"id\":\"u1\",\"country\":\"DE\"}'")
         }
         guard case .object(let attributes) = value else {
             throw CLIFailure.input("--context must be a JSON object of attributes, such as '{\"id\":\"u1\",\"country\":\"DE\"}'")

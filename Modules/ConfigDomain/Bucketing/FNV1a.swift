@@ -16,6 +16,12 @@ public enum FNV1a {
 
     /// Continues `hash` over `text`'s UTF-8 bytes: `hash(b, continuing: hash(a))` is the hash of `a + b`.
     public static func hash(_ text: String, continuing hash: UInt32) -> UInt32 {
+        let contiguous = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var hash = hash
+            for byte in bytes { hash = (hash ^ UInt32(byte)) &* prime }
+            return hash
+        }
+        if let contiguous { return contiguous }
         var hash = hash
         for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* prime }
         return hash
@@ -23,13 +29,18 @@ public enum FNV1a {
 
     /// Continues `hash` over the decimal digits of `number` (the hash of `String(number)`, without making the string).
     public static func hash(decimalDigitsOf number: UInt32, continuing hash: UInt32) -> UInt32 {
+        // The digits, least significant first, four bits each (at most ten), then hashed most significant first.
+        var digits: UInt64 = 0
+        var count = 0
+        var rest = number
+        repeat {
+            digits |= UInt64(rest % 10) << (4 * count)
+            rest /= 10
+            count += 1
+        } while rest > 0
         var hash = hash
-        var divisor: UInt32 = 1
-        while number / divisor >= 10 { divisor *= 10 }
-        while divisor > 0 {
-            let digit = (number / divisor) % 10
-            hash = (hash ^ (digit + 48)) &* prime
-            divisor /= 10
+        for position in stride(from: count - 1, through: 0, by: -1) {
+            hash = (hash ^ (UInt32(truncatingIfNeeded: digits >> (4 * position)) & 0xF | 0x30)) &* prime
         }
         return hash
     }

@@ -62,8 +62,8 @@ public struct Condition: Sendable, Hashable {
 
     /// Whether the condition holds, and the attributes that had a type its comparisons did not expect.
     public func evaluate(_ context: EvaluationContext, savedGroups: [String: [ConfigValue]] = [:]) -> ConditionResult {
-        var evaluation = ConditionEvaluation(context: context, savedGroups: savedGroups)
-        let matches = evaluation.holds(node, in: .context)
+        var evaluation = ConditionEvaluation()
+        let matches = evaluation.holds(node, in: .context, context, savedGroups)
         return ConditionResult(matches: matches, mismatches: evaluation.mismatches)
     }
 }

@@ -1,15 +1,10 @@
 import Foundation
 
-/// One evaluation of a ``Condition``: the context, the saved groups, and the type mismatches met.
+/// One evaluation of a ``Condition``: the type mismatches it met. The context and the saved groups
+/// are passed down rather than stored, so that an evaluation copies neither (it runs for every key
+/// with rules on each context change).
 struct ConditionEvaluation {
-    let context: EvaluationContext
-    let savedGroups: [String: [ConfigValue]]
     var mismatches: [AttributeMismatch] = []
-
-    init(context: EvaluationContext, savedGroups: [String: [ConfigValue]]) {
-        self.context = context
-        self.savedGroups = savedGroups
-    }
 
     /// What paths are read from: the context's attributes, or one array element (inside `$elemMatch`).
     enum Root {
@@ -17,27 +12,29 @@ struct ConditionEvaluation {
         case element(ConfigValue)
     }
 
-    mutating func holds(_ node: ConditionNode, in root: Root) -> Bool {
+    mutating func holds(
+        _ node: ConditionNode, in root: Root, _ context: EvaluationContext, _ groups: [String: [ConfigValue]]
+    ) -> Bool {
         switch node {
         case .and(let nodes):
-            for node in nodes where !holds(node, in: root) { return false }
+            for node in nodes where !holds(node, in: root, context, groups) { return false }
             return true
         case .or(let nodes):
             if nodes.isEmpty { return true }
-            for node in nodes where holds(node, in: root) { return true }
+            for node in nodes where holds(node, in: root, context, groups) { return true }
             return false
         case .nor(let nodes):
-            return !holds(.or(nodes), in: root)
+            return !holds(.or(nodes), in: root, context, groups)
         case .not(let node):
-            return !holds(node, in: root)
+            return !holds(node, in: root, context, groups)
         case .field(let path, let name, let test):
-            return passes(test, value(at: path, in: root), attribute: name)
+            return passes(test, value(at: path, in: root, context), attribute: name, context, groups)
         case .never:
             return false
         }
     }
 
-    private func value(at path: [String], in root: Root) -> ConfigValue? {
+    private func value(at path: [String], in root: Root, _ context: EvaluationContext) -> ConfigValue? {
         switch root {
         case .context:
             return context.value(at: path)
@@ -50,7 +47,10 @@ struct ConditionEvaluation {
         }
     }
 
-    private mutating func passes(_ test: ValueTest, _ actual: ConfigValue?, attribute: String) -> Bool {
+    private mutating func passes(
+        _ test: ValueTest, _ actual: ConfigValue?, attribute: String, _ context: EvaluationContext,
+        _ groups: [String: [ConfigValue]]
+    ) -> Bool {
         switch test {
         case .text(let text, let caseInsensitive):
             let actualText = LooseValue.text(of: actual)
@@ -64,12 +64,15 @@ struct ConditionEvaluation {
         case .json(let json):
             return LooseValue.sameJSON(actual, json)
         case .operators(let tests):
-            for test in tests where !passes(test, actual, attribute: attribute) { return false }
+            for test in tests where !passes(test, actual, attribute: attribute, context, groups) { return false }
             return true
         }
     }
 
-    private mutating func passes(_ test: OperatorTest, _ actual: ConfigValue?, attribute: String) -> Bool {
+    private mutating func passes(
+        _ test: OperatorTest, _ actual: ConfigValue?, attribute: String, _ context: EvaluationContext,
+        _ groups: [String: [ConfigValue]]
+    ) -> Bool {
         switch test {
         case .equal(let expected):
             return LooseValue.strictlyEqual(actual, expected)
@@ -82,27 +85,27 @@ struct ConditionEvaluation {
             if let actual, !isNull(actual), actual.kind != .string {
                 mismatches.append(AttributeMismatch(attribute: attribute, expected: "version string", found: actual.kind))
             }
-            return relation.holds(for: LooseValue.codeUnitOrder(VersionString.padded(actual), expected))
+            return relation.holds(for: VersionString.order(of: actual, comparedTo: expected))
         case .exists(let present):
             return present != isNull(actual)
         case .within(let list, let caseInsensitive, let negated):
             return isIn(actual, list, caseInsensitive: caseInsensitive) != negated
         case .group(let group, let negated):
-            return isIn(actual, savedGroups[group] ?? [], caseInsensitive: false) != negated
+            return isIn(actual, groups[group] ?? [], caseInsensitive: false) != negated
         case .not(let inner):
-            return !passes(inner, actual, attribute: attribute)
+            return !passes(inner, actual, attribute: attribute, context, groups)
         case .size(let inner):
             guard case .array(let elements)? = actual else { return false }
-            return passes(inner, .int(Int64(elements.count)), attribute: attribute)
+            return passes(inner, .int(Int64(elements.count)), attribute: attribute, context, groups)
         case .elementPasses(let inner):
             guard case .array(let elements)? = actual else { return false }
-            return elements.contains { LooseValue.isTruthy($0) && passes(inner, $0, attribute: attribute) }
+            return elements.contains { LooseValue.isTruthy($0) && passes(inner, $0, attribute: attribute, context, groups) }
         case .elementMatches(let node):
             guard case .array(let elements)? = actual else { return false }
-            return elements.contains { LooseValue.isTruthy($0) && holds(node, in: .element($0)) }
+            return elements.contains { LooseValue.isTruthy($0) && holds(node, in: .element($0), context, groups) }
         case .all(let tests):
             guard case .array(let elements)? = actual else { return false }
-            return tests.allSatisfy { test in elements.contains { passes(test, $0, attribute: attribute) } }
+            return tests.allSatisfy { test in elements.contains { passes(test, $0, attribute: attribute, context, groups) } }
         case .regex(let pattern, let negated):
             if let actual, !isNull(actual), actual.kind != .string {
                 mismatches.append(AttributeMismatch(attribute: attribute, expected: "string", found: actual.kind))

@@ -70,7 +70,9 @@ struct ConditionParser {
         !members.isEmpty && members.keys.allSatisfy { $0.hasPrefix("$") }
     }
 
-    private mutating func operatorTest(_ name: String, _ operand: ConfigValue, path: String) throws(ConditionError) -> OperatorTest {
+    private mutating func operatorTest(_ name: String, _ operand: ConfigValue, path: String) throws(ConditionError)
+        -> OperatorTest
+    {
         guard let op = ConditionOperator(rawValue: name) else {
             if strict { throw ConditionError(path: path, kind: .unknownOperator(name)) }
             return .never
@@ -93,7 +95,9 @@ struct ConditionParser {
             guard case .array(let list) = operand else { return try malformedOperator(op, "an array", operand, at: path) }
             return .within(list, caseInsensitive: op == .ini || op == .nini, negated: op == .nin || op == .nini)
         case .inGroup, .notInGroup:
-            guard case .string(let group) = operand else { return try malformedOperator(op, "a group id string", operand, at: path) }
+            guard case .string(let group) = operand else {
+                return try malformedOperator(op, "a group id string", operand, at: path)
+            }
             if !groups.contains(group) { groups.append(group) }
             return .group(group, negated: op == .notInGroup)
         case .not: return .not(try test(operand, path: path, caseInsensitive: false))
@@ -118,7 +122,9 @@ struct ConditionParser {
                 return try malformedOperator(op, "a regular expression string", operand, at: path)
             }
             guard let pattern = RegexPattern(source, caseInsensitive: op == .regexi || op == .notRegexi) else {
-                if strict { throw ConditionError(path: path, kind: .malformed("\"\(source)\" is not a valid regular expression")) }
+                if strict {
+                    throw ConditionError(path: path, kind: .malformed("\"\(source)\" is not a valid regular expression"))
+                }
                 return .never
             }
             return .regex(pattern, negated: op == .notRegex || op == .notRegexi)
@@ -131,7 +137,8 @@ struct ConditionParser {
         case .and, .or, .nor:
             if strict {
                 throw ConditionError(
-                    path: path, kind: .malformed("\(name) combines conditions and belongs at a condition's top level, not on an attribute"))
+                    path: path,
+                    kind: .malformed("\(name) combines conditions and belongs at a condition's top level, not on an attribute"))
             }
             return .never
         }

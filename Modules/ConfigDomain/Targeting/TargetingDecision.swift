@@ -9,7 +9,8 @@ public struct TargetingDecision: Sendable, Hashable, CustomStringConvertible {
     public var value: ConfigValue?
     /// The rule or rollout that decided, or nil when none did.
     public var match: TargetingMatch?
-    /// The context attributes the evaluated rules read, in first-read order, without repeats.
+    /// The context attributes the evaluated rules read, without repeats: those of their conditions
+    /// in rule order, then those rollouts bucketed on.
     public var attributesRead: [String]
     /// The first rules (at most ``unmatchedLimit``) that were evaluated and did not match, in order.
     public var unmatched: [UnmatchedRule]

@@ -16,10 +16,10 @@ struct TargetedCandidate {
 
     /// The candidate for the key `name` in `snapshot` under `context`.
     init(name: String, snapshot: ConfigSnapshot, context: EvaluationContext) {
-        let origin = "snapshot \(snapshot.metadata.source)"
         if !snapshot.ruleProblems.isEmpty, let problems = snapshot.ruleProblems[name], !problems.isEmpty {
             raw = nil
             decision = nil
+            let origin = "snapshot \(snapshot.metadata.source)"
             rejections = problems.map { Self.rejection($0, origin: origin) }
             isBlocked = true
             return
@@ -34,7 +34,7 @@ struct TargetedCandidate {
         let decision = rules.evaluate(in: context)
         self.decision = decision
         raw = decision.value ?? snapshot.values[name]
-        rejections = decision.problems.map { Self.rejection($0, origin: "evaluation context") }
+        rejections = decision.problems.isEmpty ? [] : decision.problems.map { Self.rejection($0, origin: "evaluation context") }
     }
 
     /// A rule problem as a rejection of the key's targeting rules.
