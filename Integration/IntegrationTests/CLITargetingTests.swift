@@ -103,7 +103,8 @@ struct CLITargetingTests {
     func undecodable() async throws {
         let scratch = try CLIScratch()
         defer { scratch.remove() }
-        let growthBook = try scratch.write("gb.json", #"{"features": [1, 2]}"#)
+        // `features` neither an object (GrowthBook) nor an array (Unleash, whose features are rejected one by one).
+        let growthBook = try scratch.write("gb.json", #"{"features": 7}"#)
         let eval = try await CLIProcess.run(["eval", growthBook.path])
         #expect(eval.status == 2)
         #expect(eval.standardError.contains("expected a \"features\" object"))
