@@ -24,7 +24,8 @@ struct SeveralProvidersTests {
             .clock(ManualClock())
             .payloadFormat(TargetingJSONFormat())
             .fetcher(
-                InMemoryFetcher(json: Self.experiments, source: "memory://experiments"), name: "experiments", precedence: 10)
+                InMemoryFetcher(json: Self.experiments, source: "memory://experiments"), name: "experiments", precedence: 10
+            )
             .context(context)
             .register(TargetedKeys.all)
             .build()
