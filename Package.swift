@@ -38,6 +38,9 @@ var package = Package(
         .library(name: "EtcdAdapter", targets: ["EtcdAdapter"]),
         .library(name: "TestDoubles", targets: ["TestDoubles"]),
         .library(name: "SSEAdapter", targets: ["SSEAdapter"]),
+        .library(name: "UnleashFormat", targets: ["UnleashFormat"]),
+        .library(name: "TargetingFormat", targets: ["TargetingFormat"]),
+        .library(name: "GrowthBookFormat", targets: ["GrowthBookFormat"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .executable(name: "remote-config", targets: ["RemoteConfigCLI"]),
     ],
@@ -64,6 +67,9 @@ var package = Package(
             name: "DefaultsAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/DefaultsAdapter",
             swiftSettings: swiftSettings),
         .target(
+            name: "UnleashFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/UnleashFormat",
+            exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
+        .target(
             name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
             swiftSettings: swiftSettings),
         .target(name: "SSEAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/SSEAdapter", swiftSettings: swiftSettings),
@@ -73,6 +79,12 @@ var package = Package(
             dependencies: ["ConfigDomain", "ConfigPorts", .product(name: "Crypto", package: "swift-crypto")],
             path: "Modules/SigningAdapter", swiftSettings: swiftSettings),
         .target(
+            name: "TargetingFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TargetingFormat",
+            exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
+        .target(
+            name: "GrowthBookFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/GrowthBookFormat",
+            swiftSettings: swiftSettings),
+        .target(
             name: "RemoteConfig",
             dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/RemoteConfig", swiftSettings: swiftSettings),
 
@@ -81,7 +93,9 @@ var package = Package(
             name: "RemoteConfigCLI",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter",
-                "FirebaseFormat", "SigningAdapter", "EtcdAdapter", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FirebaseFormat", "SigningAdapter", "EtcdAdapter", "TargetingFormat", "GrowthBookFormat",
+                "UnleashFormat",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             path: "Integration/CLI", exclude: ["README.md"], resources: [.copy("Examples")], swiftSettings: swiftSettings),
@@ -128,6 +142,10 @@ var package = Package(
         .testTarget(name: "ConfigDomainTests", dependencies: ["ConfigDomain"], swiftSettings: swiftSettings),
         .testTarget(
             name: "FirebaseFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "FirebaseFormat"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "UnleashFormatTests",
+            dependencies: ["ConfigDomain", "ConfigPorts", "UnleashFormat", "RemoteConfig", "TestDoubles"],
+            resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "ConfigPortsTests", dependencies: ["ConfigDomain", "ConfigPorts", "TestDoubles"], swiftSettings: swiftSettings),
         .testTarget(name: "TestDoublesTests", dependencies: ["ConfigDomain", "ConfigPorts", "TestDoubles"], swiftSettings: swiftSettings),
         .testTarget(
@@ -171,6 +189,13 @@ var package = Package(
             name: "SigningAdapterTests",
             dependencies: ["ConfigDomain", "ConfigPorts", "SigningAdapter", "RemoteConfig", "TestDoubles"],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TargetingTests",
+            dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles", "TargetingFormat"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "GrowthBookFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "GrowthBookFormat"],
+            resources: [.copy("Conformance")], swiftSettings: swiftSettings),
 
         // MARK: Integration tests (real server, real file system, child processes)
         .testTarget(
@@ -267,7 +292,7 @@ if includeBenchmarks {
             name: "RemoteConfigBenchmarks",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "FirebaseFormat", "TestDoubles",
-                "BenchmarkWorkloads", .product(name: "Benchmark", package: "package-benchmark"),
+                "TargetingFormat", "BenchmarkWorkloads", .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
             path: "Integration/Benchmarks/RemoteConfigBenchmarks",

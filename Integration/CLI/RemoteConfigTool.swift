@@ -19,6 +19,7 @@ struct RemoteConfigTool: AsyncParsableCommand {
               remote-config fetch http://127.0.0.1:8080/config.json --keys manifest.json
               remote-config validate config.json --keys manifest.json
               remote-config inspect ./cache-dir
+              remote-config eval config.json --context '{"id":"u1","country":"DE"}'
 
             Sign configurations so that apps refuse a tampered payload:
 
@@ -41,5 +42,6 @@ struct RemoteConfigTool: AsyncParsableCommand {
             SignCommand.self,
             VerifyCommand.self,
             PublishCommand.self,
+            EvalCommand.self,
         ])
 }

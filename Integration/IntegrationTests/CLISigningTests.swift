@@ -268,7 +268,7 @@ struct CLISigningTests {
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let text = outcome.standardOutput
         for sentence in [
-            "11. Sign the config: a tampered payload is refused",
+            "12. Sign the config: a tampered payload is refused",
             "200 OK with X-Config-Signature: keyid=demo-2026, version=",
             "new_checkout = true  from the remote",
             "The client refuses it before parsing, with a typed error: signature (not retryable).",

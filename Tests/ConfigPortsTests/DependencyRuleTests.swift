@@ -69,6 +69,7 @@ struct DependencyRuleTests {
     static let knownAdapters: Set<String> = [
         "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat", "SSEAdapter", "SigningAdapter", "EtcdAdapter",
         "ConfigurationAdapter", "LoggingAdapter", "MetricsAdapter", "DefaultsAdapter",
+        "TargetingFormat", "GrowthBookFormat", "UnleashFormat",
     ]
 
     /// THE third-party edges: adapter -> [imported product module: its package]. Nothing else may

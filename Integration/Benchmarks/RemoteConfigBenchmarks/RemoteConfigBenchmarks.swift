@@ -27,6 +27,7 @@ let benchmarks: @Sendable () -> Void = {
     registerFormatBenchmarks()
     registerPeerBenchmarks()
     registerColdStartBenchmarks()
+    registerTargetingBenchmarks()
 }
 
 /// Settings shared by every benchmark.

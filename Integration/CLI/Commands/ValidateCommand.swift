@@ -19,6 +19,9 @@ struct ValidateCommand: AsyncParsableCommand {
             the declared name they probably meant. Declared keys missing from the config are notes: the app \
             uses their defaults.
 
+            A targeting, GrowthBook or Unleash payload needs no manifest: its rules are checked instead (unparsable \
+            rules, unknown operators, weights that do not sum, unreachable rules as warnings).
+
             Exit status: 0 when every value is accepted; 1 when a value is rejected or the config is not \
             valid JSON (or, with --strict, when there are warnings); 2 when a file cannot be read or the \
             manifest is invalid.
@@ -26,13 +29,16 @@ struct ValidateCommand: AsyncParsableCommand {
             Example:
               remote-config validate config.json --keys manifest.json
               remote-config validate defaults.plist --keys manifest.json
+              remote-config validate targeting.json
             """)
 
     @Argument(help: "The config file to check: a JSON object, or a property-list dictionary, of keys to values.")
     var config: String
 
-    @Option(name: .customLong("keys"), help: "The key manifest (JSON) declaring each key's type, default and rules.")
-    var keys: String
+    @Option(
+        name: .customLong("keys"),
+        help: "The key manifest (JSON) declaring each key's type, default and rules (not needed for a payload with rules).")
+    var keys: String?
 
     @Flag(help: "Fail (exit 1) on warnings too: keys the manifest does not declare.")
     var strict = false
@@ -42,6 +48,8 @@ struct ValidateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
+            if try RuleCheck.validate(path: config, json: json) { return }
+            guard let keys else { throw CLIFailure.input("--keys <manifest.json> is needed to validate a plain JSON config") }
             let manifest: KeyManifest
             do throws(ManifestError) {
                 manifest = try KeyManifest.load(path: keys)
@@ -80,7 +88,8 @@ struct ValidateCommand: AsyncParsableCommand {
     private func printReport(_ result: ConfigValidation, manifest: KeyManifest) {
         let console = Console.shared
         console.line(
-            "Checked \(config) against \(keys): \(manifest.keys.count) keys declared, \(result.configKeyCount) in the config.")
+            "Checked \(config) against \(keys ?? "the manifest"): "
+                + "\(manifest.keys.count) keys declared, \(result.configKeyCount) in the config.")
         for rejection in result.problems {
             let label = console.styled("error  ", .red, .bold)
             console.line("\(label) \(rejection.key): value \(rejection.value) rejected by \(rejection.rule): \(rejection.reason)")
@@ -111,7 +120,7 @@ struct ValidateCommand: AsyncParsableCommand {
     private func resultJSON(_ result: ConfigValidation, manifest: KeyManifest) -> ConfigValue {
         .object([
             "config": .string(config),
-            "manifest": .string(keys),
+            "manifest": .optional(keys),
             "valid": .bool(result.isValid),
             "problems": .array(
                 result.problems.map { rejection in
@@ -135,7 +144,7 @@ struct ValidateCommand: AsyncParsableCommand {
 
     private func invalidFileJSON(_ error: ConfigFileError) -> ConfigValue {
         .object([
-            "config": .string(config), "manifest": .string(keys), "valid": .bool(false),
+            "config": .string(config), "manifest": .optional(keys), "valid": .bool(false),
             "invalidJSON": .object([
                 "offset": error.offset.map { .int(Int64($0)) } ?? .null,
                 "line": error.line.map { .int(Int64($0)) } ?? .null,

@@ -212,10 +212,11 @@ final class DemoStory {
             say.say("The server kept serving the last good version, so the client's refresh got \(say.good("304 Not Modified")).")
         }
         say.say("Every read still returns a valid value: welcome_message = \"\(relaunched[DemoFlags.welcomeMessage])\".")
+        try await TargetingStep(say: say).run(number: 11)
         await relaunched.stop()
         await stopServer()
 
-        try await SignedConfigDemo(say: say, config: exampleBytes, workspace: workspace).tell(step: 11)
+        try await SignedConfigDemo(say: say, config: exampleBytes, workspace: workspace).tell(step: 12)
 
         say.console.line()
         let seconds = Date().timeIntervalSince(say.start)

@@ -15,17 +15,22 @@ public struct Rejection: Error, Sendable, Hashable, CustomStringConvertible {
     public var reason: String
     /// Where the value came from: a layer, an environment variable, an argument.
     public var origin: String?
+    /// The targeting-rule problem behind the rejection, when a key's rules caused it.
+    public var targeting: RuleProblem?
 
     /// Stands in for a secret value in every message.
     public static let redacted = "<redacted>"
 
     /// Creates a rejection.
-    public init(key: String, value: String, rule: String, reason: String, origin: String? = nil) {
+    public init(
+        key: String, value: String, rule: String, reason: String, origin: String? = nil, targeting: RuleProblem? = nil
+    ) {
         self.key = key
         self.value = value
         self.rule = rule
         self.reason = reason
         self.origin = origin
+        self.targeting = targeting
     }
 
     /// Removes every occurrence of `secret` from `text`.

@@ -165,6 +165,14 @@ public struct RemoteConfigBuilder: Sendable {
         return copy
     }
 
+    /// Sets the evaluation context that targeting rules see from the first read on (change it later
+    /// with `RemoteConfigClient/setContext(_:)` and `RemoteConfigClient/updateContext(_:)`).
+    public func context(_ context: EvaluationContext) -> Self {
+        var copy = self
+        copy.settings.context = context
+        return copy
+    }
+
     /// Sets the source of jitter, a function returning a number in `0..<1` (tests make it fixed).
     public func jitter(_ random: @escaping @Sendable () -> Double) -> Self {
         var copy = self
@@ -212,7 +220,8 @@ public struct RemoteConfigBuilder: Sendable {
         }
         let sources = ValueSources(
             overrides: layers, writable: writable.initialLayer(registry: registry, sink: sink), snapshots: snapshots,
-            providerNames: providers.settings.map(\.configurationName), precedence: providers.precedence, bundled: bundled)
+            providerNames: providers.settings.map(\.configurationName), precedence: providers.precedence, bundled: bundled,
+            context: settings.context)
 
         let resolver = Resolver(registry: registry)
         let first = resolver.resolve(sources: sources, previous: nil, generation: 1)
@@ -274,7 +283,7 @@ public struct RemoteConfigBuilder: Sendable {
                 return nil
             }
             do throws(PayloadError) {
-                let snapshot = ConfigSnapshot(values: try settings.format.decode(cached.payload), metadata: cached.metadata)
+                let snapshot = try settings.format.decodePayload(cached.payload).snapshot(cached.metadata)
                 status.cache = .inSync
                 sink.emit(
                     .cacheLoaded(

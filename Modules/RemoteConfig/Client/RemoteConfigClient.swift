@@ -190,7 +190,7 @@ public final class RemoteConfigClient: Sendable {
         return explanation(
             name: name, isRegistered: false, value: raw?.value.jsonText() ?? "nil",
             layer: raw.map { state.valueLayer(.snapshot($0.provider), name: name, lastGood: nil) } ?? .defaultValue,
-            rejected: [], provider: raw?.provider, in: state)
+            rejected: [], provider: raw?.provider, targeting: nil, in: state)
     }
 
     func explain<Key: ConfigKeyRepresentable>(_ key: Key, in state: ResolvedState) -> Explanation {
@@ -199,20 +199,20 @@ public final class RemoteConfigClient: Sendable {
             return explanation(
                 name: key.name, isRegistered: true, value: key.render(state.values[slot]),
                 layer: state.valueLayer(at: slot, name: key.name), rejected: state.rejections[slot] ?? [],
-                provider: state.provider(at: slot), in: state)
+                provider: state.provider(at: slot), targeting: state.decision(at: slot), in: state)
         }
         let alone = Resolver.resolve(key, slot: nil, sources: state.sources, previous: nil)
         let provider: Int? = if case .snapshot(let provider) = alone.layer { provider } else { nil }
         return explanation(
             name: key.name, isRegistered: false, value: key.render(alone.box),
             layer: state.valueLayer(alone.layer, name: key.name, lastGood: nil), rejected: alone.rejected,
-            provider: provider, in: state)
+            provider: provider, targeting: alone.decision, in: state)
     }
 
     /// An explanation; the snapshot described is `provider`'s, else the builder's own fetcher's.
     private func explanation(
         name: String, isRegistered: Bool, value: String, layer: ValueLayer, rejected: [Rejection], provider: Int?,
-        in state: ResolvedState
+        targeting: TargetingDecision?, in state: ResolvedState
     ) -> Explanation {
         let described = provider ?? 0
         let metadata = state.snapshot(of: described)?.metadata
@@ -221,7 +221,8 @@ public final class RemoteConfigClient: Sendable {
             key: name, isRegistered: isRegistered, value: value, layer: layer, rejected: rejected,
             provider: provider.map { state.sources.providerNames[$0] }, snapshot: metadata,
             snapshotAge: metadata.map { settings.clock.now().timeIntervalSince($0.fetchedAt) },
-            freshness: metadata.map { settings.freshness(of: $0) }, generation: state.generation)
+            freshness: metadata.map { settings.freshness(of: $0) }, generation: state.generation,
+            targeting: targeting)
     }
 
     /// Every registered key: name, type, default and rules.

@@ -23,6 +23,9 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
     public var freshness: Freshness?
     /// The state generation the answer describes.
     public var generation: UInt64
+    /// What the key's targeting rules decided for the current context: the rule or rollout (id,
+    /// bucket and range), the attributes read, the first rules that did not match. Nil for a key without rules.
+    public var targeting: TargetingDecision? = nil
 
     /// A few lines for a person.
     public var description: String {
@@ -35,6 +38,7 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
         } else {
             lines.append("  no snapshot held")
         }
+        if let targeting { lines.append("  targeting: \(targeting)") }
         for rejection in rejected { lines.append("  rejected: \(rejection)") }
         return lines.joined(separator: "\n")
     }

@@ -22,6 +22,8 @@ struct ClientSettings: Sendable {
     var pushSources: [any ChangeSignalSource] = []
     /// Set by `verifySignatures(with:)`: every payload must then carry a signature that verifies.
     var signatures: SignatureCheck? = nil
+    /// The evaluation context the first state is resolved for.
+    var context = EvaluationContext.empty
 
     /// The freshness policy for `metadata`: the server's TTL hint replaces the policy's TTL when honoured.
     func freshness(for metadata: SnapshotMetadata) -> FreshnessPolicy {

@@ -206,13 +206,12 @@ final class RefreshEngine: Sendable {
         } catch {
             return fail(.signature(error), retry: .doNotRetry)
         }
-        let values: [String: ConfigValue]
+        let snapshot: ConfigSnapshot
         do throws(PayloadError) {
-            values = try settings.format.decode(payload.bytes)
+            snapshot = try settings.format.decodePayload(payload.bytes).snapshot(metadata)
         } catch {
             return fail(.payload(error), retry: .backoff)
         }
-        let snapshot = ConfigSnapshot(values: values, metadata: metadata)
         let cached = CachedSnapshot(payload: payload.bytes, metadata: metadata)
         if settings.activation == .immediate {
             let changed = activate(snapshot, cause: .refresh)

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Activations run under one `Locked` value, so two of them never interleave, whichever caused
 /// them: a provider's refresh (each ``RefreshEngine`` hands its snapshots here), an override
-/// source's change, or a write to a writable key. Each reads the layers from the current state,
+/// source's change, a write to a writable key, or a change of the evaluation context. Each reads the layers from the current state,
 /// changes one, and publishes what changed.
 final class Activator: Sendable {
     let resolver: Resolver
@@ -42,15 +42,43 @@ final class Activator: Sendable {
             let previous = cell.load()
             var sources = previous.sources
             change(&sources)
-            s.generation += 1
-            let output = resolver.resolve(sources: sources, previous: previous, generation: s.generation)
-            cell.replace(with: output.state)
-            return (output, s.generation)
+            return resolve(sources, previous: previous, in: &s)
         }
+        publish(output, generation: generation, cause: cause)
+        return output
+    }
+
+    /// Changes the evaluation context with `update` and, if it changed, re-resolves every key from
+    /// the snapshots held, under the lock (fetching nothing); returns the keys whose value changed.
+    /// Nothing happens once the client has stopped.
+    func changeContext(_ update: (inout EvaluationContext) -> Void) -> [String] {
+        let resolved = state.withLock { s -> (Resolver.Output, UInt64)? in
+            let previous = cell.load()
+            var sources = previous.sources
+            update(&sources.context)
+            guard !s.stopped, sources.context != previous.sources.context else { return nil }
+            return resolve(sources, previous: previous, in: &s)
+        }
+        guard let (output, generation) = resolved else { return [] }
+        publish(output, generation: generation, cause: .context)
+        return output.changedKeys
+    }
+
+    /// Resolves `sources` under a new generation and swaps the state in; called under the lock.
+    private func resolve(
+        _ sources: ValueSources, previous: ResolvedState, in s: inout ActivatorState
+    ) -> (Resolver.Output, UInt64) {
+        s.generation += 1
+        let output = resolver.resolve(sources: sources, previous: previous, generation: s.generation)
+        cell.replace(with: output.state)
+        return (output, s.generation)
+    }
+
+    /// Reports a new state: its new rejections, the activation, and the update naming the changed keys.
+    private func publish(_ output: Resolver.Output, generation: UInt64, cause: ConfigUpdate.Cause) {
         for rejection in output.newRejections { sink.emit(.valueRejected(rejection)) }
         sink.emit(.activated(changedKeys: output.changedKeys))
         updates.send(ConfigUpdate(changedKeys: output.changedKeys, cause: cause, generation: generation))
-        return output
     }
 
     /// What activating `snapshot` as `provider`'s would change, without activating it.

@@ -29,18 +29,22 @@ final class ResolvedState: Sendable {
     let rejections: [Int: [Rejection]]
     /// The layers this state was resolved from: overrides, written values, snapshots, bundled defaults.
     let sources: ValueSources
+    /// What each key's targeting rules decided, by slot (nil for a key without rules); empty when
+    /// no snapshot has rules. A key's decision is that of the snapshot that supplied its value, if one did.
+    let decisions: [TargetingDecision?]
     /// Increases by one with every new state of a client.
     let generation: UInt64
 
     init(
         values: [any AnyObject & Sendable], layers: [Layer], hiddenRemote: [Int: SnapshotValue],
-        rejections: [Int: [Rejection]], sources: ValueSources, generation: UInt64
+        rejections: [Int: [Rejection]], sources: ValueSources, decisions: [TargetingDecision?], generation: UInt64
     ) {
         self.values = values
         self.layers = layers
         self.hiddenRemote = hiddenRemote
         self.rejections = rejections
         self.sources = sources
+        self.decisions = decisions
         self.generation = generation
     }
 
@@ -53,20 +57,23 @@ final class ResolvedState: Sendable {
     /// The override snapshots, in precedence order, this state was resolved with.
     var overrides: [OverrideLayer] { sources.overrides }
 
+    /// The evaluation context the snapshots' targeting rules were evaluated for.
+    var context: EvaluationContext { sources.context }
+
     /// The same values with `provider`'s snapshot metadata renewed (after a 304) under a new generation.
     func renewing(_ metadata: SnapshotMetadata, of provider: Int, generation: UInt64) -> ResolvedState {
         var renewed = sources
-        renewed.snapshots[provider] = sources.snapshots[provider].map { ConfigSnapshot(values: $0.values, metadata: metadata) }
+        renewed.snapshots[provider]?.metadata = metadata
         return ResolvedState(
             values: values, layers: layers, hiddenRemote: hiddenRemote, rejections: rejections, sources: renewed,
-            generation: generation)
+            decisions: decisions, generation: generation)
     }
 
     /// The value `slot`'s key takes from the remote snapshots, with its raw form and source.
     func remoteValue(at slot: Int, name: String) -> SnapshotValue? {
         switch layers[slot] {
         case .snapshot(let provider):
-            guard let snapshot = snapshot(of: provider), let raw = snapshot.values[name] else { return nil }
+            guard let snapshot = snapshot(of: provider), let raw = snapshotRaw(at: slot, name: name) else { return nil }
             return SnapshotValue(box: values[slot], raw: raw, source: snapshot.metadata.source, provider: provider)
         case .lastGood, .override, .writable, .bundled, .defaultValue:
             return hiddenRemote[slot]
@@ -78,12 +85,23 @@ final class ResolvedState: Sendable {
         switch layers[slot] {
         case .override(let position): overrides[position].snapshot.values[name]?.content
         case .writable: sources.writable?.snapshot.values[name]?.content
-        case .snapshot(let provider): snapshot(of: provider)?.values[name].map { .value($0) }
+        case .snapshot: snapshotRaw(at: slot, name: name).map { .value($0) }
         case .lastGood: hiddenRemote[slot].map { .value($0.raw) }
         case .bundled(let index): sources.bundled[index].values[name].map { .value($0) }
         case .defaultValue: nil
         }
     }
+
+    /// The raw value the snapshot that supplied `slot`'s value gives it in this state's context: what
+    /// its rules decided, else its plain value (nil when no snapshot supplied the value).
+    func snapshotRaw(at slot: Int, name: String) -> ConfigValue? {
+        guard case .snapshot(let provider) = layers[slot] else { return nil }
+        if slot < decisions.count, let decided = decisions[slot]?.value { return decided }
+        return snapshot(of: provider)?.values[name]
+    }
+
+    /// What `slot`'s targeting rules decided, if its key has rules.
+    func decision(at slot: Int) -> TargetingDecision? { slot < decisions.count ? decisions[slot] : nil }
 
     /// The provider whose snapshot supplied `slot`'s value (now or as its last good value), if one did.
     func provider(at slot: Int) -> Int? {

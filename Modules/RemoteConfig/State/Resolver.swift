@@ -14,6 +14,8 @@ extension ConfigSnapshot {
 /// order, then the key's last good value from an earlier snapshot (only when every snapshot's
 /// value was rejected), then the bundled defaults, then the default. Every refused candidate is
 /// kept as a ``Rejection``. This is the only place values are converted and checked.
+/// A key with targeting rules in a snapshot takes that snapshot's candidate from them, evaluated
+/// for the sources' one evaluation context (see ``TargetedCandidate``).
 struct Resolver {
     let registry: KeyRegistry
 
@@ -28,8 +30,8 @@ struct Resolver {
         let unreadSnapshotKeys: Int
     }
 
-    /// Resolves every key against `sources`; `previous` supplies each key's last good value and
-    /// is what changes and new rejections are measured against.
+    /// Resolves every key against `sources` (the snapshots' rules evaluated for `sources.context`);
+    /// `previous` supplies each key's last good value and is what changes and new rejections are measured against.
     func resolve(sources: ValueSources, previous: ResolvedState?, generation: UInt64) -> Output {
         let keys = registry.keys
         var values: [any AnyObject & Sendable] = []
@@ -38,6 +40,9 @@ struct Resolver {
         layers.reserveCapacity(keys.count)
         var hiddenRemote: [Int: SnapshotValue] = [:]
         var rejections: [Int: [Rejection]] = [:]
+        var decisions: [TargetingDecision?] = []
+        let hasRules = sources.hasRules
+        if hasRules { decisions.reserveCapacity(keys.count) }
         var newRejections: [Rejection] = []
         var changed: [String] = []
         var matched = 0
@@ -45,6 +50,7 @@ struct Resolver {
         for (slot, key) in keys.enumerated() {
             let resolved = Self.resolve(key, slot: slot, sources: sources, previous: previous)
             values.append(resolved.box)
+            if hasRules { decisions.append(resolved.decision) }
             layers.append(resolved.layer)
             if let hidden = resolved.hiddenRemote { hiddenRemote[slot] = hidden }
             matched += resolved.snapshotsHolding
@@ -60,7 +66,7 @@ struct Resolver {
 
         let state = ResolvedState(
             values: values, layers: layers, hiddenRemote: hiddenRemote, rejections: rejections, sources: sources,
-            generation: generation)
+            decisions: decisions, generation: generation)
         return Output(
             state: state, newRejections: newRejections,
             changedKeys: changed,
@@ -78,6 +84,9 @@ struct Resolver {
         let rejected: [Rejection]
         /// How many of the snapshots have a value for the key.
         let snapshotsHolding: Int
+        /// What the key's targeting rules decided: those of the snapshot that supplied its remote value,
+        /// else of the first snapshot, in precedence order, with rules for it.
+        var decision: TargetingDecision?
         /// Whether the value differs from the key's value in the previous state (false without one).
         var changed = false
     }
@@ -106,7 +115,7 @@ struct Resolver {
                 let hidden = remote(key, slot: slot, sources: sources, previous: previous, rejected: &rejected)
                 return KeyResolution(
                     box: box, layer: position, candidate: candidate.content, hiddenRemote: hidden.value,
-                    rejected: rejected, snapshotsHolding: hidden.holding)
+                    rejected: rejected, snapshotsHolding: hidden.holding, decision: hidden.decision)
             case .failure(let rejection):
                 rejected.append(rejection)
                 return nil
@@ -121,7 +130,8 @@ struct Resolver {
             let isCurrent = fromSnapshots.isCurrent
             return KeyResolution(
                 box: value.box, layer: isCurrent ? .snapshot(value.provider) : .lastGood, candidate: .value(value.raw),
-                hiddenRemote: isCurrent ? nil : value, rejected: rejected, snapshotsHolding: fromSnapshots.holding)
+                hiddenRemote: isCurrent ? nil : value, rejected: rejected, snapshotsHolding: fromSnapshots.holding,
+                decision: fromSnapshots.decision)
         }
         for (index, defaults) in sources.bundled.enumerated() {
             guard let raw = defaults.values[name] else { continue }
@@ -129,7 +139,7 @@ struct Resolver {
             case .success(let box):
                 return KeyResolution(
                     box: box, layer: .bundled(index), candidate: .value(raw), hiddenRemote: nil, rejected: rejected,
-                    snapshotsHolding: fromSnapshots.holding)
+                    snapshotsHolding: fromSnapshots.holding, decision: fromSnapshots.decision)
             case .failure(let rejection):
                 rejected.append(rejection)
             }
@@ -137,32 +147,52 @@ struct Resolver {
         let reused = slot.flatMap { slot in previous?.layers[slot] == .defaultValue ? previous?.values[slot] : nil }
         return KeyResolution(
             box: reused ?? key.defaultBox(), layer: .defaultValue, candidate: nil, hiddenRemote: nil, rejected: rejected,
-            snapshotsHolding: fromSnapshots.holding)
+            snapshotsHolding: fromSnapshots.holding, decision: fromSnapshots.decision)
     }
 
-    /// The key's remote value: the first snapshot's, in precedence order, that passes; else the last
-    /// good one from `previous` when some snapshot had a value. `holding` counts the snapshots with a value.
+    /// The key's remote value: the first snapshot's candidate (its rules evaluated for the sources'
+    /// context), in precedence order, that passes; else the last good one from `previous` when some
+    /// snapshot had a candidate or rejected the key's rules. `holding` counts those snapshots.
     private static func remote<Value>(
         _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, previous: ResolvedState?,
         rejected: inout [Rejection]
-    ) -> (value: SnapshotValue?, isCurrent: Bool, holding: Int) {
+    ) -> (value: SnapshotValue?, isCurrent: Bool, holding: Int, decision: TargetingDecision?) {
         var accepted: SnapshotValue?
+        var decision: TargetingDecision?
         var holding = 0
         for provider in sources.precedence {
-            guard let snapshot = sources.snapshots[provider], let raw = snapshot.values[key.name] else { continue }
-            holding += 1
-            guard accepted == nil else { continue }
+            guard let snapshot = sources.snapshots[provider] else { continue }
+            guard accepted == nil else {
+                if snapshot.values[key.name] != nil { holding += 1 }
+                continue
+            }
+            let candidate = TargetedCandidate(name: key.name, snapshot: snapshot, context: sources.context)
+            if candidate.raw != nil || candidate.isBlocked { holding += 1 }
+            if !candidate.rejections.isEmpty { rejected += candidate.rejections }
+            if decision == nil { decision = candidate.decision }
+            guard let raw = candidate.raw else { continue }
+            let source = snapshot.metadata.source
+            if let slot, let previous, previous.layers[slot] == .snapshot(provider),
+                previous.snapshotRaw(at: slot, name: key.name) == raw
+            {
+                // The same candidate passed before (a context change often keeps it): converting and checking it
+                // again would give the same value, so the previous box is kept.
+                accepted = SnapshotValue(box: previous.values[slot], raw: raw, source: source, provider: provider)
+                decision = candidate.decision
+                continue
+            }
             switch key.accept(.value(raw), origin: snapshot.origin) {
             case .success(let box):
-                accepted = SnapshotValue(box: box, raw: raw, source: snapshot.metadata.source, provider: provider)
+                accepted = SnapshotValue(box: box, raw: raw, source: source, provider: provider)
+                decision = candidate.decision
             case .failure(let rejection):
                 rejected.append(rejection)
             }
         }
-        if let accepted { return (accepted, true, holding) }
-        guard holding > 0 else { return (nil, false, 0) }
+        if let accepted { return (accepted, true, holding, decision) }
+        guard holding > 0 else { return (nil, false, 0, decision) }
         let kept = slot.flatMap { previous?.remoteValue(at: $0, name: key.name) }
-        return (kept, false, holding)
+        return (kept, false, holding, decision)
     }
 
     /// Whether `slot`'s new value equals its value in `previous`: equal typed values when the key's

@@ -6,7 +6,9 @@ import Foundation
 ///
 /// In precedence order: the overrides, the values the app wrote to writable keys, the remote
 /// providers' snapshots, and the bundled defaults. Activations change the first three; the
-/// providers' order and the bundled defaults are fixed when the client is built.
+/// providers' order and the bundled defaults are fixed when the client is built. The one
+/// evaluation context is what every snapshot's targeting rules are evaluated for; a context change
+/// replaces it.
 struct ValueSources: Sendable {
     /// Override sources, in the order added (the first wins).
     var overrides: [OverrideLayer]
@@ -20,6 +22,11 @@ struct ValueSources: Sendable {
     let precedence: [Int]
     /// Bundled defaults, in the order added (the first wins), under every snapshot.
     let bundled: [BundledDefaults]
+    /// The evaluation context the snapshots' targeting rules are evaluated for.
+    var context: EvaluationContext
+
+    /// Whether any snapshot has targeting rules.
+    var hasRules: Bool { snapshots.contains { $0?.rules.isEmpty == false } }
 
     /// The raw value of `name` in the first snapshot, in precedence order, that has it, and that snapshot's provider.
     func rawValue(_ name: String) -> (value: ConfigValue, provider: Int)? {

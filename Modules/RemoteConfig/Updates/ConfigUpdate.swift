@@ -13,6 +13,8 @@ public struct ConfigUpdate: Sendable, Hashable {
         case override(source: String)
         /// The app wrote (or reset) the value of a writable key (its name).
         case write(key: String)
+        /// The evaluation context changed (`setContext` or `updateContext`).
+        case context
     }
 
     /// The keys whose value changed.

@@ -1,0 +1,119 @@
+import ArgumentParser
+import ConfigDomain
+import ConfigPorts
+import Foundation
+
+/// `remote-config eval <config.json> --context '{"id":"u1","country":"DE"}'`: what one user gets, and why.
+struct EvalCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval",
+        abstract: "Evaluate a config's targeting rules for one context: each key's value and the rule that decided it.",
+        discussion: """
+            The config may use the library's targeting dialect (values, targeting, groups), be a GrowthBook \
+            SDK payload (features, savedGroups), be an Unleash client features payload (a features array), or be plain JSON (every key is a plain value). The shape \
+            of the file decides.
+
+            The context is a JSON object of attributes; its "targetingKey" (or else "id") member is also the \
+            targeting key that rollouts bucket on.
+
+            Exit status: 0 when every key evaluates; 1 when a key's rules have problems (the key is shown as \
+            rejected; the app keeps its last good value); 2 when the file or the context cannot be read.
+
+            Example:
+              remote-config eval config.json --context '{"id":"u1","country":"DE"}'
+            """)
+
+    @Argument(help: "The config file: targeting dialect, GrowthBook SDK payload, Unleash client features, or plain JSON.")
+    var config: String
+
+    @Option(help: "The evaluation context: a JSON object of attributes, for example '{\"id\":\"u1\",\"country\":\"DE\"}'.")
+    var context: String?
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    func run() async throws {
+        try await reportingFailures {
+            let context = try ContextArgument.parse(self.context)
+            let bytes: Data
+            do {
+                bytes = try Data(contentsOf: URL(fileURLWithPath: config))
+            } catch {
+                throw CLIFailure.input("cannot read the config \(config): \(FileProblem.describe(error))")
+            }
+            let decoded: (dialect: TargetingDocument.Dialect?, payload: DecodedPayload)
+            do throws(PayloadError) {
+                decoded = try TargetingDocument.decode(bytes)
+            } catch {
+                throw CLIFailure.input("cannot read \(config): \(error)")
+            }
+            let rows = TargetingDocument.keys(of: decoded.payload).map {
+                KeyEvaluation(key: $0, payload: decoded.payload, context: context)
+            }
+            if json {
+                Console.shared.line(JSONWriter.pretty(.object(["config": .string(config), "keys": .array(rows.map(\.json))])))
+            } else {
+                let dialect = decoded.dialect?.rawValue ?? "json"
+                let who = context.targetingKey.map { "targeting key \"\($0)\"" } ?? "no targeting key"
+                Console.shared.line("\(config) (\(dialect)) for \(who), attributes \(context.attributeObject.jsonText()):")
+                var table = TextTable(headers: ["key", "value", "decided by"])
+                for row in rows { table.append([row.key, row.valueText, row.reason]) }
+                for line in table.lines(styleHeader: { Console.shared.styled($0, .bold) }) { Console.shared.line(line) }
+            }
+            let rejected = rows.filter { !$0.problems.isEmpty }.count
+            if rejected > 0 {
+                throw CLIFailure.problem("\(rejected) key(s) rejected by rule problems; run `remote-config validate \(config)`")
+            }
+        }
+    }
+}
+
+/// One key's value for a context, and why.
+struct KeyEvaluation {
+    let key: String
+    let value: ConfigValue?
+    let decision: TargetingDecision?
+    let problems: [RuleProblem]
+
+    init(key: String, payload: DecodedPayload, context: EvaluationContext) {
+        self.key = key
+        problems = payload.ruleProblems[key] ?? []
+        decision = problems.isEmpty ? payload.rules[key]?.evaluate(in: context) : nil
+        value = problems.isEmpty ? decision?.value ?? payload.values[key] : nil
+    }
+
+    var valueText: String {
+        if !problems.isEmpty { return "rejected" }
+        return value?.jsonText() ?? "(none)"
+    }
+
+    /// The rule that decided, or why there was none.
+    var reason: String {
+        if let problem = problems.first { return problem.description }
+        guard let decision else { return "plain value" }
+        var text = decision.match.map { "\($0)" } ?? (value == nil ? "no rule matched, no default: the app's default" : "default")
+        if !decision.attributesRead.isEmpty { text += "; read \(decision.attributesRead.joined(separator: ", "))" }
+        if !decision.unmatched.isEmpty {
+            text += "; not matched: " + decision.unmatched.map(\.description).joined(separator: ", ")
+        }
+        for problem in decision.problems { text += "; problem: \(problem.reason)" }
+        return text
+    }
+
+    var json: ConfigValue {
+        var members: [String: ConfigValue] = ["key": .string(key), "value": value ?? .null, "decidedBy": .string(reason)]
+        if let match = decision?.match {
+            members["rule"] = .string(match.ruleID)
+            members["kind"] = .string(match.kind.rawValue)
+            if let bucket = match.bucket {
+                members["bucket"] = .object([
+                    "attribute": .string(bucket.attribute), "value": .double(bucket.value),
+                    "range": [.double(bucket.lower), .double(bucket.upper)],
+                ])
+            }
+            if let variant = match.variant { members["variant"] = .string(variant) }
+        }
+        if !problems.isEmpty { members["problems"] = .array(problems.map { .string($0.description) }) }
+        return .object(members)
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// JavaScript's loose comparisons over ``ConfigValue``s, which GrowthBook's conditions are defined by.
+///
+/// A missing attribute is `nil` here and behaves as JavaScript's `null`. These rules explain the
+/// surprises: `{"n": {"$gt": 5}}` matches `"8"` (the string converts to a number), and a missing
+/// attribute compares as 0 (`{"age": {"$lt": 10}}` matches a context without `age`).
+enum LooseValue {
+    /// `String(value)`: numbers without a trailing `.0`, arrays joined with commas, objects as `[object Object]`.
+    static func text(of value: ConfigValue?) -> String {
+        switch value {
+        case nil, .null?: "null"
+        case .bool(let flag)?: flag ? "true" : "false"
+        case .int(let number)?: String(number)
+        case .double(let number)?: numberText(number)
+        case .string(let text)?: text
+        case .array(let elements)?:
+            elements.map { element in element.isNull ? "" : text(of: element) }.joined(separator: ",")
+        case .object?: "[object Object]"
+        }
+    }
+
+    /// A double as JavaScript prints it: integral values without a fraction.
+    static func numberText(_ number: Double) -> String {
+        if number.isNaN { return "NaN" }
+        if number.isInfinite { return number > 0 ? "Infinity" : "-Infinity" }
+        if number == number.rounded(), abs(number) < 1e21 { return String(Int64(number)) }
+        return String(number)
+    }
+
+    /// `Number(value)`: null and false are 0, true is 1, a blank string is 0, text that is not a number is NaN.
+    static func number(of value: ConfigValue?) -> Double {
+        switch value {
+        case nil, .null?: 0
+        case .bool(let flag)?: flag ? 1 : 0
+        case .int(let number)?: Double(number)
+        case .double(let number)?: number
+        case .string(let text)?: number(ofText: text)
+        case .array?: number(ofText: text(of: value))
+        case .object?: .nan
+        }
+    }
+
+    private static func number(ofText text: String) -> Double {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return 0 }
+        if trimmed.hasPrefix("0x") || trimmed.hasPrefix("0X") {
+            return UInt64(trimmed.dropFirst(2), radix: 16).map(Double.init) ?? .nan
+        }
+        if trimmed == "Infinity" || trimmed == "+Infinity" { return .infinity }
+        if trimmed == "-Infinity" { return -.infinity }
+        let allowed = trimmed.utf8.allSatisfy { byte in
+            (byte >= 48 && byte <= 57) || byte == 43 || byte == 45 || byte == 46 || byte == 101 || byte == 69
+        }
+        guard allowed, let number = Double(trimmed) else { return .nan }
+        return number
+    }
+
+    /// `!!value`: false for null, false, 0 and the empty string; true otherwise.
+    static func isTruthy(_ value: ConfigValue?) -> Bool {
+        switch value {
+        case nil, .null?: false
+        case .bool(let flag)?: flag
+        case .int(let number)?: number != 0
+        case .double(let number)?: number != 0 && !number.isNaN
+        case .string(let text)?: !text.isEmpty
+        case .array?, .object?: true
+        }
+    }
+
+    /// `a === b`: the same primitive (numbers by value); arrays and objects are never identical.
+    static func strictlyEqual(_ a: ConfigValue?, _ b: ConfigValue?) -> Bool {
+        switch (a, b) {
+        case (nil, nil), (nil, .null?), (.null?, nil), (.null?, .null?): true
+        case (.bool(let x)?, .bool(let y)?): x == y
+        case (.string(let x)?, .string(let y)?): x == y
+        case (.int(let x)?, .int(let y)?): x == y
+        case (.int, .double), (.double, .int), (.double, .double): number(of: a) == number(of: b)
+        default: false
+        }
+    }
+
+    /// `JSON.stringify(a) === JSON.stringify(b)`, with numbers by value and object members in any order.
+    static func sameJSON(_ a: ConfigValue?, _ b: ConfigValue?) -> Bool {
+        switch (a ?? .null, b ?? .null) {
+        case (.array(let x), .array(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { sameJSON($0, $1) }
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && x.allSatisfy { name, value in y[name].map { sameJSON(value, $0) } ?? false }
+        case (let x, let y):
+            return strictlyEqual(x, y)
+        }
+    }
+
+    /// The relation `a op b` for `<`, `<=`, `>`, `>=`: two strings compare by UTF-16 code units,
+    /// anything else as numbers (false when either is NaN).
+    static func compare(_ a: ConfigValue?, _ relation: Relation, _ b: ConfigValue?) -> Bool {
+        let primitiveA = primitive(a)
+        let primitiveB = primitive(b)
+        if case .string(let x)? = primitiveA, case .string(let y)? = primitiveB {
+            let order = codeUnitOrder(x, y)
+            return relation.holds(for: order)
+        }
+        let x = number(of: primitiveA)
+        let y = number(of: primitiveB)
+        if x.isNaN || y.isNaN { return false }
+        return relation.holds(for: x < y ? -1 : (x > y ? 1 : 0))
+    }
+
+    /// The orderings `<`, `<=`, `>`, `>=`.
+    enum Relation: Sendable, Hashable {
+        case less, lessOrEqual, greater, greaterOrEqual
+
+        /// Whether the relation holds for an ordering (-1, 0, 1).
+        func holds(for order: Int) -> Bool {
+            switch self {
+            case .less: order < 0
+            case .lessOrEqual: order <= 0
+            case .greater: order > 0
+            case .greaterOrEqual: order >= 0
+            }
+        }
+    }
+
+    /// Arrays and objects become their string form; primitives stay.
+    private static func primitive(_ value: ConfigValue?) -> ConfigValue? {
+        switch value {
+        case .array?, .object?: .string(text(of: value))
+        default: value
+        }
+    }
+
+    /// -1, 0 or 1 comparing UTF-16 code units, as JavaScript orders strings.
+    static func codeUnitOrder(_ x: String, _ y: String) -> Int {
+        var left = x.utf16.makeIterator()
+        var right = y.utf16.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return 0
+            case (nil, _): return -1
+            case (_, nil): return 1
+            case (let a?, let b?) where a != b: return a < b ? -1 : 1
+            default: continue
+            }
+        }
+    }
+
+    /// `typeof`-like names: `null`, `array`, `string`, `number`, `boolean`, `object`.
+    static func typeName(of value: ConfigValue?) -> String {
+        switch value {
+        case nil, .null?: "null"
+        case .array?: "array"
+        case .string?: "string"
+        case .int?, .double?: "number"
+        case .bool?: "boolean"
+        case .object?: "object"
+        }
+    }
+}

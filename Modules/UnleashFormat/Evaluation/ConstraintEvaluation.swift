@@ -1,0 +1,97 @@
+import ConfigDomain
+import Foundation
+
+extension UnleashConstraint {
+    /// What a constraint gave for one context.
+    enum Outcome: Equatable {
+        /// It holds or not (after inversion).
+        case value(Bool)
+        /// The field has a type the operator cannot compare: the strategy is skipped and this is reported.
+        case wrongType(expected: String, found: ConfigValue.Kind)
+    }
+
+    /// Evaluates the constraint, reading its field through `reader`; `now` stands in for a missing `currentTime`.
+    ///
+    /// As in Unleash's SDKs, a missing field, or a string that does not convert to the operator's
+    /// type, makes the operator false (so `NOT_IN` true, and an inverted constraint true).
+    func evaluate(_ reader: inout ContextReader, now: Date) -> Outcome {
+        let result: Bool
+        switch operand {
+        case .texts(let values):
+            let text: String?
+            switch reader.field(contextName) {
+            case .missing: text = nil
+            case .text(let value): text = value
+            case .unusable(let kind): return .wrongType(expected: "a string", found: kind)
+            }
+            result = compareTexts(text, values)
+        case .number(let target):
+            let number: Double?
+            switch reader.value(contextName) {
+            case nil: number = nil
+            case .int(let value)?: number = Double(value)
+            case .double(let value)?: number = value
+            case .string(let text)?: number = Double(text.trimmingSpaces)
+            case let other?: return .wrongType(expected: "a number", found: other.kind)
+            }
+            result = number.map { compare($0, target) } ?? false
+        case .date(let target):
+            let date: Date?
+            switch reader.value(contextName) {
+            case nil: date = contextName == "currentTime" ? now : nil
+            case .string(let text)?: date = UnleashDate.parse(text)
+            case let other?: return .wrongType(expected: "an ISO 8601 date-time string", found: other.kind)
+            }
+            result = date.map { op == .dateAfter ? $0 > target : $0 < target } ?? false
+        case .version(let target):
+            let version: SemanticVersion?
+            switch reader.value(contextName) {
+            case nil: version = nil
+            case .string(let text)?: version = SemanticVersion(text.trimmingSpaces)
+            case let other?: return .wrongType(expected: "a version string", found: other.kind)
+            }
+            result = version.map { compare($0, target) } ?? false
+        case .pattern(let pattern):
+            switch reader.field(contextName) {
+            case .missing: result = false
+            case .text(let text): result = RegexPattern.matches(text, pattern: pattern, caseInsensitive: caseInsensitive)
+            case .unusable(let kind): return .wrongType(expected: "a string", found: kind)
+            }
+        case .ranges(let ranges):
+            switch reader.field(contextName) {
+            case .missing: result = false
+            case .text(let text):
+                result = IPRange.address(text).map { address in ranges.contains { $0.contains(address) } } ?? false
+            case .unusable(let kind): return .wrongType(expected: "an IP address string", found: kind)
+            }
+        }
+        return .value(inverted ? !result : result)
+    }
+
+    /// `IN`, `NOT_IN` and the `STR_` operators; a missing field matches nothing.
+    private func compareTexts(_ text: String?, _ values: [String]) -> Bool {
+        let fold: (String) -> String = caseInsensitive ? { $0.lowercased() } : { $0 }
+        guard let text = text.map(fold) else { return op == .notIn }
+        let folded = values.map(fold)
+        switch op {
+        case .in: return folded.contains(text)
+        case .notIn: return !folded.contains(text)
+        case .stringStartsWith: return folded.contains { text.hasPrefix($0) }
+        case .stringEndsWith: return folded.contains { text.hasSuffix($0) }
+        case .stringContains: return folded.contains { text.contains($0) }
+        default: return false
+        }
+    }
+
+    /// The `NUM_` and `SEMVER_` comparisons of `value` (the context's) with `target` (the constraint's).
+    private func compare<T: Comparable>(_ value: T, _ target: T) -> Bool {
+        switch op {
+        case .numberEqual, .semverEqual: value == target
+        case .numberGreater, .semverGreater: value > target
+        case .numberGreaterOrEqual, .semverGreaterOrEqual: value >= target
+        case .numberLess, .semverLess: value < target
+        case .numberLessOrEqual, .semverLessOrEqual: value <= target
+        default: false
+        }
+    }
+}

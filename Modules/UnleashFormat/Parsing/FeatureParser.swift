@@ -1,0 +1,347 @@
+import ConfigDomain
+import Foundation
+
+/// Reads one feature of the payload into an ``UnleashFeature``, or throws the first problem that
+/// makes it unusable. Problems that Unleash itself tolerates (an unknown strategy, an invalid IP in
+/// a list) are collected as warnings instead.
+struct FeatureParser {
+    /// The feature's name (the key problems are reported under).
+    let name: String
+    /// Where the feature is in the payload: `features[3]`.
+    let path: String
+    /// The payload's top-level segments by id, unparsed.
+    let segments: [Int: ConfigValue]
+    /// The parser for `json` variant payloads.
+    let parser: JSONParser
+    /// Problems that do not stop the feature from working.
+    private(set) var warnings: [RuleProblem] = []
+
+    init(name: String, path: String, segments: [Int: ConfigValue], parser: JSONParser) {
+        self.name = name
+        self.path = path
+        self.segments = segments
+        self.parser = parser
+    }
+
+    /// Parses the feature object `members`.
+    mutating func parse(_ members: [String: ConfigValue]) throws(RuleProblem) -> UnleashFeature {
+        guard case .bool(let enabled)? = members["enabled"] else {
+            throw problem("\"enabled\" must be true or false, found \(kind(members["enabled"]))", at: path + ".enabled")
+        }
+        var strategies: [UnleashStrategy] = []
+        for (index, strategy) in try array(members["strategies"], at: path + ".strategies").enumerated() {
+            strategies.append(try parseStrategy(strategy, at: "\(path).strategies[\(index)]", index: index))
+        }
+        let variants = try parseVariants(members["variants"], at: path + ".variants")
+        var dependencies: [UnleashDependency] = []
+        for (index, dependency) in try array(members["dependencies"], at: path + ".dependencies").enumerated() {
+            dependencies.append(try parseDependency(dependency, at: "\(path).dependencies[\(index)]"))
+        }
+        return UnleashFeature(
+            name: name, enabled: enabled, strategies: strategies, variants: variants, dependencies: dependencies,
+            warnings: warnings)
+    }
+
+    // MARK: Strategies
+
+    private mutating func parseStrategy(_ value: ConfigValue, at path: String, index: Int) throws(RuleProblem) -> UnleashStrategy
+    {
+        let members = try object(value, at: path)
+        let strategyName = try string(members["name"], at: path + ".name")
+        let parameters = try parseParameters(members["parameters"], at: path + ".parameters")
+        let ruleID = members["id"]?.stringValue ?? "strategies[\(index)]:\(strategyName)"
+        let activationKind = try strategyKind(strategyName, parameters, at: path)
+
+        var constraints = try parseConstraints(members["constraints"], at: path + ".constraints")
+        for (position, segmentID) in try array(members["segments"], at: path + ".segments").enumerated() {
+            let segmentPath = "\(path).segments[\(position)]"
+            guard let id = segmentID.intValue.map(Int.init) else {
+                throw problem("a segment reference must be an integer id, found \(kind(segmentID))", at: segmentPath)
+            }
+            guard let segment = segments[id] else {
+                throw RuleProblem(key: name, ruleID: ruleID, path: segmentPath, kind: .unknownGroup(String(id)))
+            }
+            constraints += try parseConstraints(segment["constraints"], at: "segments[id=\(id)].constraints")
+        }
+        let groupId = parameters["groupId"].flatMap { $0.isEmpty ? nil : $0 } ?? name
+        return UnleashStrategy(
+            ruleID: ruleID, path: path, kind: activationKind, constraints: constraints,
+            variants: try parseVariants(members["variants"], at: path + ".variants"), variantGroupId: groupId)
+    }
+
+    /// The strategy's parameters as text (numbers are written as Unleash writes them).
+    private func parseParameters(_ value: ConfigValue?, at path: String) throws(RuleProblem) -> [String: String] {
+        guard let value, !value.isNull else { return [:] }
+        var parameters: [String: String] = [:]
+        for (key, parameter) in try object(value, at: path) {
+            switch parameter {
+            case .string(let text): parameters[key] = text
+            case .int(let number): parameters[key] = String(number)
+            case .double(let number): parameters[key] = String(number)
+            case .null: continue
+            default: throw problem("a strategy parameter must be a string, found \(parameter.kind)", at: "\(path).\(key)")
+            }
+        }
+        return parameters
+    }
+
+    private mutating func strategyKind(_ strategyName: String, _ parameters: [String: String], at path: String)
+        throws(RuleProblem)
+        -> UnleashStrategy.Kind
+    {
+        switch strategyName {
+        case "default":
+            return .standard
+        case "userWithId":
+            return .userWithId(Set(list(parameters["userIds"])))
+        case "gradualRolloutUserId":
+            return .gradualRolloutUserId(
+                percentage: try percentage(parameters["percentage"], at: path + ".parameters.percentage"),
+                groupId: parameters["groupId"] ?? "")
+        case "gradualRolloutSessionId":
+            return .gradualRolloutSessionId(
+                percentage: try percentage(parameters["percentage"], at: path + ".parameters.percentage"),
+                groupId: parameters["groupId"] ?? "")
+        case "gradualRolloutRandom":
+            return .gradualRolloutRandom(
+                percentage: try percentage(parameters["percentage"], at: path + ".parameters.percentage"))
+        case "flexibleRollout":
+            let stickiness = parameters["stickiness"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+            let groupId = parameters["groupId"].flatMap { $0.isEmpty ? nil : $0 } ?? name
+            return .flexibleRollout(
+                rollout: try percentage(parameters["rollout"], at: path + ".parameters.rollout"), stickiness: stickiness,
+                groupId: groupId)
+        case "remoteAddress":
+            return .remoteAddress(ranges(list(parameters["IPs"]), at: path + ".parameters.IPs"))
+        case "applicationHostname":
+            return .applicationHostname(Set(list(parameters["hostNames"]).map { $0.lowercased() }))
+        default:
+            warnings.append(
+                problem(
+                    "unknown strategy \"\(strategyName)\" (a custom strategy?); it never enables the feature, as in Unleash's SDKs",
+                    at: path + ".name"))
+            return .unknown(strategyName)
+        }
+    }
+
+    /// A rollout percentage, 0 … 100.
+    private func percentage(_ text: String?, at path: String) throws(RuleProblem) -> Double {
+        guard let text, let number = Double(text.trimmingSpaces), (0...100).contains(number) else {
+            throw problem(
+                "the percentage must be a number from 0 to 100, found \(text.map { "\"\($0)\"" } ?? "nothing")", at: path)
+        }
+        return number
+    }
+
+    /// The items of a comma-separated list, trimmed, without empty ones.
+    private func list(_ text: String?) -> [String] {
+        (text ?? "").split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+    }
+
+    /// The IPs and CIDR ranges of `items`; an invalid one is left out and reported as a warning, as Unleash ignores it.
+    private mutating func ranges(_ items: [String], at path: String) -> [IPRange] {
+        var ranges: [IPRange] = []
+        for item in items {
+            if let range = IPRange(item) {
+                ranges.append(range)
+            } else {
+                warnings.append(problem("\"\(item)\" is not an IP address or CIDR range; it is ignored", at: path))
+            }
+        }
+        return ranges
+    }
+
+    // MARK: Constraints
+
+    private mutating func parseConstraints(_ value: ConfigValue?, at path: String) throws(RuleProblem) -> [UnleashConstraint] {
+        var constraints: [UnleashConstraint] = []
+        for (index, constraint) in try array(value, at: path).enumerated() {
+            constraints.append(try parseConstraint(constraint, at: "\(path)[\(index)]"))
+        }
+        return constraints
+    }
+
+    private mutating func parseConstraint(_ value: ConfigValue, at path: String) throws(RuleProblem) -> UnleashConstraint {
+        let members = try object(value, at: path)
+        let contextName = try string(members["contextName"], at: path + ".contextName")
+        let operatorName = try string(members["operator"], at: path + ".operator")
+        guard let op = ConstraintOperator(rawValue: operatorName) else {
+            throw RuleProblem(key: name, path: path + ".operator", kind: .unknownOperator(operatorName))
+        }
+        let inverted = try flag(members["inverted"], at: path + ".inverted")
+        let caseInsensitive = try flag(members["caseInsensitive"], at: path + ".caseInsensitive")
+        let values = try texts(members["values"], at: path + ".values")
+        let single = try text(members["value"], at: path + ".value")
+
+        let operand: UnleashConstraint.Operand
+        switch op {
+        case .in, .notIn, .stringStartsWith, .stringEndsWith, .stringContains:
+            operand = .texts((values ?? single.map { [$0] } ?? []).map(\.trimmingSpaces).filter { !$0.isEmpty })
+        case .numberEqual, .numberGreater, .numberGreaterOrEqual, .numberLess, .numberLessOrEqual:
+            guard let single, let number = Double(single.trimmingSpaces), number.isFinite else {
+                throw problem("\(op.rawValue) needs a number in \"value\", found \(quoted(single))", at: path + ".value")
+            }
+            operand = .number(number)
+        case .dateAfter, .dateBefore:
+            guard let single, let date = UnleashDate.parse(single) else {
+                throw problem(
+                    "\(op.rawValue) needs an ISO 8601 date-time in \"value\" (2024-05-01T08:00:00Z), found \(quoted(single))",
+                    at: path + ".value")
+            }
+            operand = .date(date)
+        case .semverEqual, .semverGreater, .semverGreaterOrEqual, .semverLess, .semverLessOrEqual:
+            guard let single, let version = SemanticVersion(single.trimmingSpaces) else {
+                throw problem(
+                    "\(op.rawValue) needs a semantic version in \"value\" (1.2.3 or 2.0.0-beta.1, no leading v), found \(quoted(single))",
+                    at: path + ".value")
+            }
+            operand = .version(version)
+        case .regex:
+            guard let pattern = single ?? values?.first else {
+                throw problem("REGEX needs a regular expression in \"value\"", at: path + ".value")
+            }
+            if let why = RegexPattern.problem(in: pattern) { throw problem(why, at: path + ".value") }
+            operand = .pattern(pattern)
+        case .inCIDR:
+            operand = .ranges(ranges(values ?? single.map { [$0] } ?? [], at: path + ".values"))
+        }
+        return UnleashConstraint(
+            contextName: contextName, op: op, operand: operand, inverted: inverted, caseInsensitive: caseInsensitive,
+            origin: path)
+    }
+
+    // MARK: Variants and dependencies
+
+    private func parseVariants(_ value: ConfigValue?, at path: String) throws(RuleProblem) -> [UnleashVariant] {
+        var variants: [UnleashVariant] = []
+        for (index, variant) in try array(value, at: path).enumerated() {
+            variants.append(try parseVariant(variant, at: "\(path)[\(index)]"))
+        }
+        return variants
+    }
+
+    private func parseVariant(_ value: ConfigValue, at path: String) throws(RuleProblem) -> UnleashVariant {
+        let members = try object(value, at: path)
+        let variantName = try string(members["name"], at: path + ".name")
+        let weight: Int
+        switch members["weight"] {
+        case .int(let number)? where number >= 0 && number <= Int64(Int32.max): weight = Int(number)
+        case nil, .null?: weight = 0
+        case let other?: throw problem("a variant's weight must be a whole number from 0, found \(other)", at: path + ".weight")
+        }
+        let stickiness = try text(members["stickiness"], at: path + ".stickiness")
+        var payload: ConfigValue?
+        var rawPayload: UnleashVariant.RawPayload?
+        if let payloadValue = members["payload"], !payloadValue.isNull {
+            let payloadMembers = try object(payloadValue, at: path + ".payload")
+            let type = try string(payloadMembers["type"], at: path + ".payload.type")
+            guard let text = try text(payloadMembers["value"], at: path + ".payload.value") else {
+                throw problem("a payload needs a \"value\"", at: path + ".payload.value")
+            }
+            rawPayload = UnleashVariant.RawPayload(type: type, value: text)
+            payload = try convertPayload(type: type, text: text, at: path + ".payload.value")
+        }
+        var overrides: [UnleashVariant.Override] = []
+        for (index, override) in try array(members["overrides"], at: path + ".overrides").enumerated() {
+            let overridePath = "\(path).overrides[\(index)]"
+            let overrideMembers = try object(override, at: overridePath)
+            overrides.append(
+                UnleashVariant.Override(
+                    contextName: try string(overrideMembers["contextName"], at: overridePath + ".contextName"),
+                    values: try texts(overrideMembers["values"], at: overridePath + ".values") ?? []))
+        }
+        return UnleashVariant(
+            name: variantName, weight: weight, stickiness: stickiness, payload: payload, rawPayload: rawPayload,
+            overrides: overrides)
+    }
+
+    /// A payload's value by its type: `json` parsed, `number` as a number, `string` and `csv` as text.
+    private func convertPayload(type: String, text: String, at path: String) throws(RuleProblem) -> ConfigValue {
+        switch type {
+        case "json":
+            do throws(JSONParseError) {
+                return try parser.parse(text)
+            } catch {
+                throw problem("the json payload is not valid JSON at byte \(error.offset): \(error.reason)", at: path)
+            }
+        case "number":
+            let trimmed = text.trimmingSpaces
+            if let integer = Int64(trimmed) { return .int(integer) }
+            if let number = Double(trimmed), number.isFinite { return .double(number) }
+            throw problem("the number payload \"\(text)\" is not a number", at: path)
+        default:
+            return .string(text)
+        }
+    }
+
+    private func parseDependency(_ value: ConfigValue, at path: String) throws(RuleProblem) -> UnleashDependency {
+        let members = try object(value, at: path)
+        let parent = try string(members["feature"], at: path + ".feature")
+        let enabled: Bool
+        switch members["enabled"] {
+        case nil, .null?: enabled = true
+        case .bool(let flag)?: enabled = flag
+        case let other?: throw problem("\"enabled\" must be true or false, found \(other.kind)", at: path + ".enabled")
+        }
+        return UnleashDependency(
+            feature: parent, enabled: enabled, variants: try texts(members["variants"], at: path + ".variants") ?? [])
+    }
+
+    // MARK: Reading JSON
+
+    private func problem(_ why: String, at path: String) -> RuleProblem {
+        RuleProblem(key: name, path: path, kind: .unparsable(why))
+    }
+
+    private func kind(_ value: ConfigValue?) -> String { value.map { "a JSON \($0.kind)" } ?? "nothing" }
+
+    private func quoted(_ text: String?) -> String { text.map { "\"\($0)\"" } ?? "nothing" }
+
+    private func object(_ value: ConfigValue, at path: String) throws(RuleProblem) -> [String: ConfigValue] {
+        guard case .object(let members) = value else { throw problem("expected an object, found \(kind(value))", at: path) }
+        return members
+    }
+
+    /// The elements of an optional array (missing or null: none).
+    private func array(_ value: ConfigValue?, at path: String) throws(RuleProblem) -> [ConfigValue] {
+        switch value {
+        case nil, .null?: return []
+        case .array(let elements)?: return elements
+        case let other?: throw problem("expected an array, found \(kind(other))", at: path)
+        }
+    }
+
+    private func string(_ value: ConfigValue?, at path: String) throws(RuleProblem) -> String {
+        guard case .string(let text)? = value else { throw problem("expected a string, found \(kind(value))", at: path) }
+        return text
+    }
+
+    /// An optional string; numbers are accepted and written as text.
+    private func text(_ value: ConfigValue?, at path: String) throws(RuleProblem) -> String? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case .int(let number)?: return String(number)
+        case .double(let number)?: return String(number)
+        case let other?: throw problem("expected a string, found \(kind(other))", at: path)
+        }
+    }
+
+    /// An optional array of strings (numbers written as text).
+    private func texts(_ value: ConfigValue?, at path: String) throws(RuleProblem) -> [String]? {
+        guard let value, !value.isNull else { return nil }
+        var texts: [String] = []
+        for (index, element) in try array(value, at: path).enumerated() {
+            if let text = try text(element, at: "\(path)[\(index)]") { texts.append(text) }
+        }
+        return texts
+    }
+
+    private func flag(_ value: ConfigValue?, at path: String) throws(RuleProblem) -> Bool {
+        switch value {
+        case nil, .null?: return false
+        case .bool(let flag)?: return flag
+        case let other?: throw problem("expected true or false, found \(kind(other))", at: path)
+        }
+    }
+}

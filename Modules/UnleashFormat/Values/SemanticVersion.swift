@@ -1,0 +1,93 @@
+/// A strict Semantic Versioning 2.0.0 version, compared as the specification says.
+///
+/// `1.2.3`, `2.0.0-alpha.1` and `1.2.2+build.5` parse; `v2.0.0`, `1.2`, `01.2.3` do not (Unleash
+/// treats a version with a leading `v` as invalid). Build metadata is kept but ignored when comparing.
+struct SemanticVersion: Sendable, Comparable, CustomStringConvertible {
+    /// One dot-separated pre-release identifier: numeric ones sort before alphanumeric ones.
+    enum Identifier: Sendable, Comparable {
+        case numeric(Int)
+        case alphanumeric(String)
+
+        static func < (lhs: Identifier, rhs: Identifier) -> Bool {
+            switch (lhs, rhs) {
+            case (.numeric(let a), .numeric(let b)): a < b
+            case (.alphanumeric(let a), .alphanumeric(let b)): Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+            case (.numeric, .alphanumeric): true
+            case (.alphanumeric, .numeric): false
+            }
+        }
+    }
+
+    let major: Int
+    let minor: Int
+    let patch: Int
+    let preRelease: [Identifier]
+    let text: String
+
+    /// Parses `text`, or returns nil when it is not a strict semantic version.
+    init?(_ text: String) {
+        var rest = Substring(text)
+        if let plus = rest.firstIndex(of: "+") {
+            let build = rest[rest.index(after: plus)...]
+            guard build.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(Self.isIdentifier) else { return nil }
+            rest = rest[..<plus]
+        }
+        var preRelease: [Identifier] = []
+        if let dash = rest.firstIndex(of: "-") {
+            for part in rest[rest.index(after: dash)...].split(separator: ".", omittingEmptySubsequences: false) {
+                guard Self.isIdentifier(part) else { return nil }
+                if part.allSatisfy(\.isASCIIDigit) {
+                    guard let number = Self.number(part) else { return nil }
+                    preRelease.append(.numeric(number))
+                } else {
+                    preRelease.append(.alphanumeric(String(part)))
+                }
+            }
+            rest = rest[..<dash]
+        }
+        let core = rest.split(separator: ".", omittingEmptySubsequences: false)
+        guard core.count == 3, let major = Self.number(core[0]), let minor = Self.number(core[1]),
+            let patch = Self.number(core[2])
+        else { return nil }
+        self.major = major
+        self.minor = minor
+        self.patch = patch
+        self.preRelease = preRelease
+        self.text = text
+    }
+
+    /// A number without leading zeros that fits in an `Int`.
+    private static func number(_ part: Substring) -> Int? {
+        guard !part.isEmpty, part.allSatisfy(\.isASCIIDigit), part == "0" || part.first != "0" else { return nil }
+        return Int(part)
+    }
+
+    /// A non-empty run of ASCII letters, digits and hyphens.
+    private static func isIdentifier(_ part: Substring) -> Bool {
+        !part.isEmpty && part.allSatisfy { $0.isASCIIDigit || ($0.isASCII && $0.isLetter) || $0 == "-" }
+    }
+
+    static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+        if (lhs.major, lhs.minor, lhs.patch) != (rhs.major, rhs.minor, rhs.patch) {
+            return (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
+        }
+        // A version without pre-release identifiers ranks above any with them.
+        switch (lhs.preRelease.isEmpty, rhs.preRelease.isEmpty) {
+        case (true, _): return false
+        case (false, true): return true
+        case (false, false): return lhs.preRelease.lexicographicallyPrecedes(rhs.preRelease)
+        }
+    }
+
+    /// Equal ignoring build metadata.
+    static func == (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+        (lhs.major, lhs.minor, lhs.patch) == (rhs.major, rhs.minor, rhs.patch) && lhs.preRelease == rhs.preRelease
+    }
+
+    var description: String { text }
+}
+
+extension Character {
+    /// Whether this is one of `0` … `9`.
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,141 @@
+import ConfigDomain
+import Foundation
+import Testing
+
+@Suite("Conditions")
+struct ConditionTests {
+    let context = EvaluationContext(
+        targetingKey: "u1",
+        attributes: ["country": "DE", "age": 31, "beta": true, "app": ["version": "2.10.1"], "tags": ["a", "b"]])
+
+    @Test("a strict condition refuses an unknown operator, naming it and where it is")
+    func unknownOperator() {
+        #expect(throws: ConditionError(path: "name.$regx", kind: .unknownOperator("$regx"))) {
+            try Condition(["name": ["$regx": "^a"]])
+        }
+        #expect(throws: ConditionError(path: "$or[1].n.$bogus", kind: .unknownOperator("$bogus"))) {
+            try Condition(["$or": [["a": 1], ["n": ["$bogus": 1]]]])
+        }
+    }
+
+    @Test(
+        "a strict condition refuses malformed operands",
+        arguments: [
+            ConfigValue.array([]), ["$and": "x"], ["a": ["$in": 1]], ["a": ["$regex": "("]], ["a": ["$regex": 3]],
+            ["a": ["$type": "date"]], ["a": ["$elemMatch": 1]], ["a": ["$all": "x"]], ["a": ["$inGroup": 1]], ["a": ["$or": []]],
+        ])
+    func malformed(_ json: ConfigValue) {
+        #expect(throws: ConditionError.self) { try Condition(json) }
+        #expect(Condition.lenient(json).matches(context) == false || json == ["$and": "x"])
+    }
+
+    @Test("a condition error becomes a rule problem under the rule's path")
+    func asRuleProblem() {
+        let problem = ConditionError(path: "name.$regx", kind: .unknownOperator("$regx"))
+            .ruleProblem(key: "k", ruleID: "r", path: "rules[0].when")
+        #expect(problem == RuleProblem(key: "k", ruleID: "r", path: "rules[0].when.name.$regx", kind: .unknownOperator("$regx")))
+        #expect(
+            problem.description
+                == "key \"k\" rule \"r\" at rules[0].when.name.$regx: unknown operator \"$regx\"; did you mean \"$regex\"?")
+        let far = RuleProblem(key: "k", kind: .unknownOperator("$between"))
+        #expect(far.reason.hasPrefix("unknown operator \"$between\"; use one of $eq $ne"))
+        #expect(ConditionOperator.closest(to: "$IN") == .in)
+        let malformed = ConditionError(path: "", kind: .malformed("why")).ruleProblem(key: "k", ruleID: nil, path: nil)
+        #expect(malformed.kind == .unparsable("why"))
+    }
+
+    @Test("it matches and reports the attributes it reads")
+    func matching() throws {
+        let condition = try Condition([
+            "country": ["$in": ["DE", "AT"]], "app.version": ["$vgte": "2.9.0"], "$or": [["beta": true], ["age": ["$gt": 40]]],
+        ])
+        #expect(condition.matches(context))
+        #expect(Set(condition.attributes) == ["country", "app.version", "beta", "age"])
+        #expect(try Condition(["targetingKey": "u1"]).matches(context))
+        #expect(try Condition(["tags": ["$elemMatch": ["$eq": "b"]], "age": ["$not": ["$lt": 18]]]).matches(context))
+        #expect(try Condition(["id": ["$inGroup": "g"]]).groups == ["g"])
+        #expect(Condition.always.matches(.empty))
+    }
+
+    @Test("an attribute of another type than the comparison expects is reported, and the loose result kept")
+    func mismatches() throws {
+        let context = EvaluationContext(attributes: ["age": "eighteen", "country": 5, "beta": true])
+        let age = try Condition(["age": ["$gte": 18]]).evaluate(context)
+        #expect(
+            age
+                == ConditionResult(
+                    matches: false, mismatches: [AttributeMismatch(attribute: "age", expected: "number", found: .string)]))
+        let version = try Condition(["country": ["$vgt": "1.0"]]).evaluate(context)
+        #expect(version.mismatches == [AttributeMismatch(attribute: "country", expected: "version string", found: .int)])
+        #expect(version.matches)
+        let regex = try Condition(["beta": ["$regex": "t"]]).evaluate(context)
+        #expect(
+            regex
+                == ConditionResult(
+                    matches: true, mismatches: [AttributeMismatch(attribute: "beta", expected: "string", found: .bool)]))
+        #expect(try Condition(["age": ["$gt": 5]]).evaluate(.empty).mismatches.isEmpty)
+    }
+
+    @Test(
+        "versions compare part by part, pre-releases before releases",
+        arguments: [
+            ("1.10.0", "1.9.2", 1), ("1.0.0", "1.0.0-beta", 1), ("v2.0.0", "2.0.0", 0), ("1.2.3+build7", "1.2.3", 0),
+            ("1.0.0-alpha", "1.0.0-beta", -1), ("", "0", 0),
+        ])
+    func versions(_ a: String, _ b: String, _ order: Int) {
+        let x = VersionString.padded(a)
+        let y = VersionString.padded(b)
+        #expect((x < y ? -1 : (x > y ? 1 : 0)) == order)
+    }
+}
+
+@Suite("Evaluation context and bucketing")
+struct BucketingTests {
+    @Test("dot paths reach into objects; the targeting key reads as targetingKey unless an attribute has that name")
+    func paths() {
+        let context = EvaluationContext(targetingKey: "u1", attributes: ["a": ["b": ["c": 1]], "flat.name": 2])
+        #expect(context.value(at: "a.b.c") == 1)
+        #expect(context.value(at: "a.x") == nil)
+        #expect(context.value(at: "a.b.c.d") == nil)
+        #expect(context.value(at: "targetingKey") == "u1")
+        #expect(EvaluationContext(targetingKey: "u1", attributes: ["targetingKey": "x"]).value(at: "targetingKey") == "x")
+        #expect(context.attributeObject["targetingKey"] == "u1")
+        #expect(EvaluationContext.empty.value(at: "targetingKey") == nil)
+    }
+
+    @Test("FNV-1a and both hash versions give GrowthBook's numbers; other versions none")
+    func hashes() {
+        #expect(FNV1a.hash("") == FNV1a.offsetBasis)
+        #expect(FNV1a.hash("a") == 0xE40C_292C)
+        #expect(FNV1a.hash("bc", continuing: FNV1a.hash("a")) == FNV1a.hash("abc"))
+        #expect(FNV1a.hash(decimalDigitsOf: 4_294_967_295, continuing: FNV1a.offsetBasis) == FNV1a.hash("4294967295"))
+        #expect(FNV1a.hash(decimalDigitsOf: 0, continuing: FNV1a.offsetBasis) == FNV1a.hash("0"))
+        #expect(Bucketing.hash(seed: "", value: "a", version: 1) == 0.22)
+        #expect(Bucketing.hash(seed: "button-test", value: "u1", version: 2) == 0.47)
+        #expect(Bucketing.hash(seed: "a", value: "b", version: 3) == nil)
+    }
+
+    @Test("only values GrowthBook can bucket have hash text")
+    func hashText() {
+        #expect(Bucketing.hashText(of: "u1") == "u1")
+        #expect(Bucketing.hashText(of: .int(123)) == "123")
+        #expect(Bucketing.hashText(of: .double(1.5)) == "1.5")
+        #expect(Bucketing.hashText(of: .double(2)) == "2")
+        #expect(Bucketing.hashText(of: true) == "true")
+        for falsy: ConfigValue? in [nil, .null, "", 0, false, .double(0)] { #expect(Bucketing.hashText(of: falsy) == nil) }
+    }
+
+    @Test("ranges follow the weights and the coverage; widening the coverage only extends each range")
+    func ranges() {
+        let narrow = Bucketing.ranges(count: 2, coverage: 0.1, weights: [0.3, 0.7])
+        let wide = Bucketing.ranges(count: 2, coverage: 0.5, weights: [0.3, 0.7])
+        #expect(zip(narrow, wide).allSatisfy { $0.lower == $1.lower && $0.upper <= $1.upper })
+        #expect(Bucketing.ranges(count: 2, coverage: 1, weights: [0.5, 0.2]) == Bucketing.ranges(count: 2))
+        #expect(Bucketing.ranges(count: 3, coverage: 1, weights: [0.5, 0.5]) == Bucketing.ranges(count: 3))
+        #expect(Bucketing.ranges(count: 1, coverage: 7) == [BucketRange(lower: 0, upper: 1)])
+        #expect(Bucketing.variation(for: 0.2, in: wide) == nil)
+        #expect(Bucketing.variation(for: 0.4, in: wide) == 1)
+        #expect(BucketRange(lower: 0.5, upper: 0.2).contains(0.3) == false)
+        #expect(Bucketing.equalWeights(0).isEmpty)
+    }
+}
