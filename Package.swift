@@ -135,7 +135,7 @@ var package = Package(
         // MARK: Test support (NOT a product, and no library target depends on it): the HTTP test server and
         // the waiting helpers the test targets share. It may use FlyingFox, as tests may.
         .target(
-            name: "TestSupport", dependencies: [.product(name: "FlyingFox", package: "FlyingFox")], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["ConfigDomain", "ConfigPorts", .product(name: "FlyingFox", package: "FlyingFox")], path: "Tests/TestSupport",
             swiftSettings: swiftSettings),
 
         // MARK: Unit tests
