@@ -9,7 +9,7 @@ import Testing
 
 /// The watcher's loop against a scripted gateway, with time on a `ManualClock`: backoff, silence,
 /// refused tokens, compaction, and the signals for states that make no payload.
-@Suite("EtcdWatcher against a scripted gateway")
+@Suite("EtcdWatcher against a scripted gateway", .timeLimit(.minutes(2)))
 struct EtcdWatcherTests {
     private static func watcher(
         _ server: TestHTTPServer, clock: ManualClock, password: String? = nil, idle: TimeInterval? = 60,
@@ -18,7 +18,7 @@ struct EtcdWatcherTests {
         let credentials = password.map { EtcdCredentials(username: "app", password: $0) }
         return try EtcdWatcher(
             connection: EtcdConnection(
-                endpoints: [server.url("")], credentials: credentials, requestTimeout: 2, watchIdleTimeout: idle,
+                endpoints: [server.url("")], credentials: credentials, requestTimeout: 15, watchIdleTimeout: idle,
                 reconnectDelay: 1...8, clock: clock, random: { 1 }),
             layout: layout)
     }
