@@ -115,8 +115,8 @@ var package = Package(
         .executableTarget(
             name: "ReadProbe",
             dependencies: [
-                "ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "HTTPAdapter", "TestDoubles",
-                "BenchmarkWorkloads",
+                "ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "HTTPAdapter", "TargetingFormat",
+                "TestDoubles", "BenchmarkWorkloads",
             ],
             path: "Integration/Fixtures/ReadProbe", swiftSettings: swiftSettings),
         // A client of RemoteConfig + FileCacheAdapter that reads one key: its stripped size measures the library's code.

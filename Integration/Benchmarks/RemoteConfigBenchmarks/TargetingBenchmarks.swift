@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkWorkloads
 import ConfigDomain
 import ConfigPorts
 import Foundation
@@ -57,45 +58,30 @@ func registerTargetingBenchmarks() {
 
 /// A client holding a targeting payload of 1,000 keys with 3 rules each, and two contexts that
 /// give most keys different values.
-final class TargetingFixture: @unchecked Sendable {
-    // Unchecked: only the one benchmark thread calls `nextContext()`; `flip` is never shared.
+final class TargetingFixture: Sendable {
     static let keyCount = 1_000
 
     let client: RemoteConfigClient
     /// A Bool key whose value a rule decides.
     let boolKey = ConfigKey("flag_0", default: false)
-    private let contexts = [
-        EvaluationContext(
-            targetingKey: "u1", attributes: ["country": "C3", "plan": "free", "age": 30, "app": ["version": "2.4.1"]]),
-        EvaluationContext(
-            targetingKey: "u2", attributes: ["country": "C7", "plan": "pro", "age": 30, "app": ["version": "1.0.0"]]),
-    ]
-    private var flip = 0
+    private let flip = Locked(0)
 
     private init(client: RemoteConfigClient) { self.client = client }
 
     func nextContext() -> EvaluationContext {
-        flip ^= 1
-        return contexts[flip]
+        let next = flip.withLock {
+            $0 ^= 1
+            return $0
+        }
+        return TargetingWorkload.contexts[next]
     }
 
     static func make() async throws -> TargetingFixture {
-        var keys: [any ConfigKeyRepresentable] = []
-        var entries: [String] = []
-        for index in 0..<keyCount {
-            let isFlag = index % 2 == 0
-            let name = isFlag ? "flag_\(index)" : "text_\(index)"
-            keys.append(isFlag ? ConfigKey(name, default: false) : ConfigKey(name, default: "none"))
-            let values = isFlag ? ["true", "true", "true", "false"] : [#""a""#, #""b""#, #""c""#, #""d""#]
-            entries.append(
-                #"""
-                "\#(name)": {"default": \#(values[3]), "rules": [
-                  {"id": "country", "when": {"country": "C\#(index % 10)"}, "value": \#(values[0])},
-                  {"id": "paid-adults", "when": {"plan": {"$in": ["pro", "team"]}, "age": {"$gte": 18}}, "value": \#(values[1])},
-                  {"id": "new-app", "when": {"app.version": {"$vgte": "2.\#(index % 5).0"}}, "value": \#(values[2])}]}
-                """#)
+        let keys: [any ConfigKeyRepresentable] = (0..<keyCount).map { index in
+            let name = TargetingWorkload.name(index)
+            return TargetingWorkload.isFlag(index) ? ConfigKey(name, default: false) : ConfigKey(name, default: "none")
         }
-        let json = #"{"targeting": {"# + entries.joined(separator: ",\n") + "}}"
+        let json = TargetingWorkload.json(count: keyCount)
         let client = try RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: json))
             .payloadFormat(TargetingJSONFormat())
             .context(EvaluationContext(targetingKey: "u0"))
@@ -103,7 +89,7 @@ final class TargetingFixture: @unchecked Sendable {
             .build()
         _ = try await client.refresh()
         let fixture = TargetingFixture(client: client)
-        client.setContext(fixture.contexts[0])
+        client.setContext(TargetingWorkload.contexts[0])
         return fixture
     }
 }

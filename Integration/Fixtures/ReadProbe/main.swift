@@ -11,6 +11,10 @@
 //       Forced refreshes that each activate a new 200 payload of <keys> keys (two variants in turn),
 //       timed in process; prints the median and the CPU time per refresh. Serves profilers
 //       (`perf record`) as well as a quick look; `rules` gives every key one rule.
+//   ReadProbe context <keys> [rounds]
+//       Context changes on a client holding the benchmarks' targeting payload (<keys> keys with
+//       three rules each), alternating between two contexts so that most keys change value; prints
+//       the median and the CPU time per change. For profilers, like `refresh`.
 //   ReadProbe seed <dir> <keys>
 //       Stores a snapshot of the benchmarks' Workload in a FileSnapshotCache at <dir>, as the
 //       configuration "default": <keys> keys (Bool, Int, Double, String and enum in turn), a
@@ -39,6 +43,7 @@ import FileCacheAdapter
 import Foundation
 import HTTPAdapter
 import RemoteConfig
+import TargetingFormat
 import TestDoubles
 
 #if canImport(Darwin)
@@ -221,6 +226,36 @@ func refreshTimer(keys count: Int, rounds: Int, rules: Bool) async {
             + " cpuUsPerRefresh=\(String(format: "%.1f", cpu))")
 }
 
+/// Times `rounds` context changes over `count` targeted keys (see `TargetingWorkload`).
+func contextTimer(keys count: Int, rounds: Int) async {
+    let keys: [any ConfigKeyRepresentable] = (0..<count).map { index in
+        let name = TargetingWorkload.name(index)
+        return TargetingWorkload.isFlag(index) ? ConfigKey(name, default: false) : ConfigKey(name, default: "none")
+    }
+    let client: RemoteConfigClient
+    do {
+        client = try RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: TargetingWorkload.json(count: count)))
+            .payloadFormat(TargetingJSONFormat()).register(keys).build()
+        try await client.refresh(force: true)
+    } catch {
+        fail("could not build the client: \(error)")
+    }
+    client.setContext(TargetingWorkload.contexts[0])
+    var samples: [Double] = []
+    let startCPU = processCPUNanoseconds()
+    for round in 0..<rounds {
+        let start = monotonicNanoseconds()
+        let changed = client.setContext(TargetingWorkload.contexts[(round + 1) % 2]).count
+        samples.append(Double(monotonicNanoseconds() - start) / 1_000)
+        guard changed >= count / 2 else { fail("context change \(round) changed only \(changed) keys") }
+    }
+    let cpu = Double(processCPUNanoseconds() - startCPU) / 1_000 / Double(max(rounds, 1))
+    samples.sort()
+    print(
+        "keys=\(count) rounds=\(rounds) medianUs=\(String(format: "%.1f", samples[samples.count / 2]))"
+            + " cpuUsPerChange=\(String(format: "%.1f", cpu))")
+}
+
 // MARK: seed and cold-start
 
 /// Stores `payload` in a FileSnapshotCache at `directory` as the active snapshot of "default".
@@ -298,6 +333,9 @@ case "refresh":
     }
     let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 200 : 200
     await refreshTimer(keys: keys, rounds: rounds, rules: arguments.count > 4 && arguments[4] == "rules")
+case "context":
+    guard arguments.count >= 3, let keys = Int(arguments[2]), keys > 0 else { fail("usage: ReadProbe context <keys> [rounds]") }
+    await contextTimer(keys: keys, rounds: arguments.count > 3 ? Int(arguments[3]) ?? 500 : 500)
 case "seed":
     guard arguments.count == 4, let keys = Int(arguments[3]), keys > 0 else { fail("usage: ReadProbe seed <dir> <keys>") }
     await seed(directory: arguments[2], keys: keys)
@@ -319,6 +357,6 @@ case "memory":
 default:
     fail(
         "usage: ReadProbe read-timer [reads] | scaling <threads> [threads|tasks] [reads] | refresh <keys> [rounds] [rules]"
-            + " | seed <dir> <keys> | cold-start <dir> <keys> [<spawn ns>] | memory-seed <dir> <keys> | memory <dir> <keys>"
+            + " | context <keys> [rounds] | seed <dir> <keys> | cold-start <dir> <keys> [<spawn ns>] | memory-seed <dir> <keys> | memory <dir> <keys>"
     )
 }
