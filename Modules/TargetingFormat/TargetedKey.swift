@@ -36,11 +36,17 @@ final class TargetedKey: TargetingRules {
         }
     }
 
-    func evaluate(in context: EvaluationContext) -> TargetingDecision {
+    func evaluate(in context: EvaluationContext) -> TargetingDecision { walk(context, explaining: true) }
+
+    func decide(in context: EvaluationContext) -> TargetingDecision { walk(context, explaining: false) }
+
+    /// Evaluates the steps in order; the decision lists what was read and passed over only when `explaining`.
+    private func walk(_ context: EvaluationContext, explaining: Bool) -> TargetingDecision {
         var trace = Trace(failedConditions: failedConditions)
         for rule in rules {
             guard trace.holds(rule.condition, unconditional: rule.isUnconditional, ruleID: rule.id, key: key, context, groups)
             else { continue }
+            guard explaining else { return TargetingDecision(value: rule.value, problems: trace.problems) }
             return decision(rule.value, TargetingMatch(ruleID: rule.id, kind: .rule), trace)
         }
         for rollout in rollouts {
@@ -62,14 +68,15 @@ final class TargetedKey: TargetingRules {
                 trace.miss(rollout.id, .outsideRollout(covered))
                 continue
             }
+            let variant = rollout.variants[index]
+            guard explaining else { return TargetingDecision(value: variant.value, problems: trace.problems) }
             let range = rollout.ranges[index]
             let placement = BucketPlacement(attribute: rollout.bucketBy, value: bucket, lower: range.lower, upper: range.upper)
-            let variant = rollout.variants[index]
             return decision(
                 variant.value, TargetingMatch(ruleID: rollout.id, kind: .rollout, bucket: placement, variant: variant.name), trace
             )
         }
-        return decision(nil, nil, trace)
+        return explaining ? decision(nil, nil, trace) : TargetingDecision(value: nil, problems: trace.problems)
     }
 
     /// The decision after `trace`: the prepared lists in the common case, built ones otherwise.

@@ -60,6 +60,40 @@ struct ExplainTests {
         #expect(client.explain(TargetedKeys.button).layer == .snapshot(source: "memory://config"))
     }
 
+    @Test("an unregistered name's raw value and explain(name:) follow its rules, like a registered key's value")
+    func unregisteredName() async throws {
+        let (client, _) = try await targetingClient(
+            Self.payload, context: EvaluationContext(attributes: ["tier": 5]), keys: [TargetedKeys.checkout])
+        #expect(client.rawValue(forKey: "button_color") == "purple")
+        let explanation = client.explain(name: "button_color")
+        #expect(explanation.isRegistered == false)
+        #expect(explanation.value == "\"purple\"")
+        #expect(explanation.targeting?.match == TargetingMatch(ruleID: "vip", kind: .rule))
+
+        client.setContext(EvaluationContext(attributes: ["tier": 1]))
+        #expect(client.rawValue(forKey: "button_color") == "grey")
+        #expect(client.explain(name: "button_color").targeting?.match == nil)
+    }
+
+    @Test("decide(in:) serves what evaluate(in:) serves, with the same problems and without the provenance")
+    func decideMatchesEvaluate() throws {
+        let rules = try rules(of: "button_color", in: Self.payload)
+        let contexts = [
+            EvaluationContext(attributes: ["email": "a@example.com"]), EvaluationContext(attributes: ["tier": 5]),
+            EvaluationContext(attributes: ["tier": "high"]), EvaluationContext(attributes: ["country": "NO"]),
+            EvaluationContext(targetingKey: "u3"), EvaluationContext(targetingKey: "u9", attributes: ["os": "android"]),
+            .empty,
+        ]
+        for context in contexts {
+            let full = rules.evaluate(in: context)
+            let decided = rules.decide(in: context)
+            #expect(decided.value == full.value)
+            #expect(decided.problems == full.problems)
+            #expect(decided.match == nil && decided.attributesRead.isEmpty && decided.unmatched.isEmpty)
+        }
+        #expect(!rules.evaluate(in: EvaluationContext(attributes: ["tier": "high"])).problems.isEmpty)
+    }
+
     @Test("a rollout the bucket attribute is missing from says so")
     func missingAttribute() throws {
         let json =

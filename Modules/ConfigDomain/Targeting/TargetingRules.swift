@@ -10,12 +10,19 @@ import Foundation
 public protocol TargetingRules: Sendable {
     /// The value these rules serve for `context`, with the rule that decided and the rules that did not.
     func evaluate(in context: EvaluationContext) -> TargetingDecision
+    /// The value these rules serve for `context` and the problems met, without the provenance
+    /// (`match`, `attributesRead` and `unmatched` may be empty): what a client asks for at each
+    /// activation and context change, while `explain` asks ``evaluate(in:)``. The default evaluates.
+    func decide(in context: EvaluationContext) -> TargetingDecision
     /// Problems that do not stop the rules from working but that a person should fix, such as an
     /// unreachable rule. The default has none.
     func lint() -> [RuleProblem]
 }
 
 extension TargetingRules {
+    /// The full evaluation.
+    public func decide(in context: EvaluationContext) -> TargetingDecision { evaluate(in: context) }
+
     /// No warnings.
     public func lint() -> [RuleProblem] { [] }
 }

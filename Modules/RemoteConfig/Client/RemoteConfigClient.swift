@@ -83,7 +83,8 @@ public final class RemoteConfigClient: Sendable {
     public func snapshot() -> ConfigView { ConfigView(client: self, state: cell.load()) }
 
     /// The raw value of any name in the active snapshots (the first, in precedence order, that
-    /// has it), unconverted and unchecked, or nil.
+    /// offers one: what its targeting rules serve in the current context, else its plain value),
+    /// unconverted and unchecked, or nil.
     ///
     /// A name that differs from a registered key only by case or separators produces a
     /// `ConfigEvent/mistypedKey(requested:registered:)` event.
@@ -111,7 +112,8 @@ public final class RemoteConfigClient: Sendable {
         guard bookkeeping.withLock({ $0.reported.insert(name).inserted }) else { return }
         if let slot, let readType {
             engine.emit(
-                .keyTypeMismatch(name: name, registeredType: KeyRegistry.descriptor(of: registry.keys[slot]).typeName, readType: readType))
+                .keyTypeMismatch(
+                    name: name, registeredType: KeyRegistry.descriptor(of: registry.keys[slot]).typeName, readType: readType))
         } else if let intended = registry.likelyIntended(name) {
             engine.emit(.mistypedKey(requested: name, registered: intended))
         } else {
@@ -190,7 +192,8 @@ public final class RemoteConfigClient: Sendable {
         return explanation(
             name: name, isRegistered: false, value: raw?.value.jsonText() ?? "nil",
             layer: raw.map { state.valueLayer(.snapshot($0.provider), name: name, lastGood: nil) } ?? .defaultValue,
-            rejected: [], provider: raw?.provider, targeting: nil, in: state)
+            rejected: [], provider: raw?.provider, targeting: state.sources.decision(for: name, from: raw?.provider),
+            in: state)
     }
 
     func explain<Key: ConfigKeyRepresentable>(_ key: Key, in state: ResolvedState) -> Explanation {
@@ -199,14 +202,14 @@ public final class RemoteConfigClient: Sendable {
             return explanation(
                 name: key.name, isRegistered: true, value: key.render(state.values[slot]),
                 layer: state.valueLayer(at: slot, name: key.name), rejected: state.rejections[slot] ?? [],
-                provider: state.provider(at: slot), targeting: state.decision(at: slot), in: state)
+                provider: state.provider(at: slot), targeting: state.decision(at: slot, name: key.name), in: state)
         }
         let alone = Resolver.resolve(key, slot: nil, sources: state.sources, previous: nil)
         let provider: Int? = if case .snapshot(let provider) = alone.layer { provider } else { nil }
         return explanation(
             name: key.name, isRegistered: false, value: key.render(alone.box),
             layer: state.valueLayer(alone.layer, name: key.name, lastGood: nil), rejected: alone.rejected,
-            provider: provider, targeting: alone.decision, in: state)
+            provider: provider, targeting: state.sources.decision(for: key.name, from: provider), in: state)
     }
 
     /// An explanation; the snapshot described is `provider`'s, else the builder's own fetcher's.

@@ -27,6 +27,7 @@ extension RefreshResult {
     /// `pendingActivation` when any fetched for later, else `unchanged` when any fetched, else the
     /// first skip. One result is returned as it is.
     static func combining(_ results: [Result<RefreshResult, ConfigError>]) -> Result<RefreshResult, ConfigError> {
+        if results.count == 1, let only = results.first { return only }
         let outcomes = results.compactMap { try? $0.get() }
         guard let first = outcomes.first else { return results.first ?? .failure(.stopped) }
         func keys(_ matching: (RefreshResult) -> Bool) -> [String] {

@@ -29,22 +29,23 @@ final class ResolvedState: Sendable {
     let rejections: [Int: [Rejection]]
     /// The layers this state was resolved from: overrides, written values, snapshots, bundled defaults.
     let sources: ValueSources
-    /// What each key's targeting rules decided, by slot (nil for a key without rules); empty when
-    /// no snapshot has rules. A key's decision is that of the snapshot that supplied its value, if one did.
-    let decisions: [TargetingDecision?]
+    /// The raw value each slot took from a snapshot in this state's context (what its rules decided,
+    /// else its plain value), by slot; nil where no snapshot supplied the value, and empty when no
+    /// snapshot has rules (the snapshot's plain value is then the raw value).
+    let targetedRaws: [ConfigValue?]
     /// Increases by one with every new state of a client.
     let generation: UInt64
 
     init(
         values: [any AnyObject & Sendable], layers: [Layer], hiddenRemote: [Int: SnapshotValue],
-        rejections: [Int: [Rejection]], sources: ValueSources, decisions: [TargetingDecision?], generation: UInt64
+        rejections: [Int: [Rejection]], sources: ValueSources, targetedRaws: [ConfigValue?], generation: UInt64
     ) {
         self.values = values
         self.layers = layers
         self.hiddenRemote = hiddenRemote
         self.rejections = rejections
         self.sources = sources
-        self.decisions = decisions
+        self.targetedRaws = targetedRaws
         self.generation = generation
     }
 
@@ -66,7 +67,7 @@ final class ResolvedState: Sendable {
         renewed.snapshots[provider]?.metadata = metadata
         return ResolvedState(
             values: values, layers: layers, hiddenRemote: hiddenRemote, rejections: rejections, sources: renewed,
-            decisions: decisions, generation: generation)
+            targetedRaws: targetedRaws, generation: generation)
     }
 
     /// The value `slot`'s key takes from the remote snapshots, with its raw form and source.
@@ -96,12 +97,16 @@ final class ResolvedState: Sendable {
     /// its rules decided, else its plain value (nil when no snapshot supplied the value).
     func snapshotRaw(at slot: Int, name: String) -> ConfigValue? {
         guard case .snapshot(let provider) = layers[slot] else { return nil }
-        if slot < decisions.count, let decided = decisions[slot]?.value { return decided }
+        if slot < targetedRaws.count { return targetedRaws[slot] }
         return snapshot(of: provider)?.values[name]
     }
 
-    /// What `slot`'s targeting rules decided, if its key has rules.
-    func decision(at slot: Int) -> TargetingDecision? { slot < decisions.count ? decisions[slot] : nil }
+    /// What the targeting rules of `slot`'s key (named `name`) decide in this state's context, if it has
+    /// rules: evaluated again here, when `explain` asks (see ``ValueSources/decision(for:from:)``).
+    func decision(at slot: Int, name: String) -> TargetingDecision? {
+        let supplier: Int? = if case .snapshot(let provider) = layers[slot] { provider } else { nil }
+        return sources.decision(for: name, from: supplier)
+    }
 
     /// The provider whose snapshot supplied `slot`'s value (now or as its last good value), if one did.
     func provider(at slot: Int) -> Int? {

@@ -2,9 +2,26 @@ import ConfigDomain
 import ConfigPorts
 import Foundation
 
-extension ConfigSnapshot {
-    /// Where a snapshot's values come from, as a rejection names it.
-    fileprivate var origin: String { "snapshot \(metadata.source)" }
+/// A provider's active snapshot, held by reference while one resolution reads it for every key:
+/// a key's resolution then copies one reference, not the snapshot's many fields.
+final class RemoteSnapshot: Sendable {
+    let provider: Int
+    let snapshot: ConfigSnapshot
+
+    init(provider: Int, snapshot: ConfigSnapshot) {
+        self.provider = provider
+        self.snapshot = snapshot
+    }
+
+    /// The active snapshots of `sources`, in precedence order.
+    static func all(in sources: ValueSources) -> [RemoteSnapshot] {
+        sources.precedence.compactMap { provider in
+            sources.snapshots[provider].map { RemoteSnapshot(provider: provider, snapshot: $0) }
+        }
+    }
+
+    /// Where the snapshot's values come from, as a rejection names it.
+    var origin: String { "snapshot \(snapshot.metadata.source)" }
 }
 
 /// Resolves every registered key, layer by layer, into one immutable ``ResolvedState``.
@@ -40,17 +57,22 @@ struct Resolver {
         layers.reserveCapacity(keys.count)
         var hiddenRemote: [Int: SnapshotValue] = [:]
         var rejections: [Int: [Rejection]] = [:]
-        var decisions: [TargetingDecision?] = []
+        var targetedRaws: [ConfigValue?] = []
         let hasRules = sources.hasRules
-        if hasRules { decisions.reserveCapacity(keys.count) }
+        if hasRules { targetedRaws.reserveCapacity(keys.count) }
         var newRejections: [Rejection] = []
         var changed: [String] = []
         var matched = 0
+        let remotes = RemoteSnapshot.all(in: sources)
 
         for (slot, key) in keys.enumerated() {
-            let resolved = Self.resolve(key, slot: slot, sources: sources, previous: previous)
+            let resolved = Self.resolve(key, slot: slot, sources: sources, remotes: remotes, previous: previous)
             values.append(resolved.box)
-            if hasRules { decisions.append(resolved.decision) }
+            if hasRules {
+                var raw: ConfigValue?
+                if case .snapshot = resolved.layer, case .value(let value)? = resolved.candidate { raw = value }
+                targetedRaws.append(raw)
+            }
             layers.append(resolved.layer)
             if let hidden = resolved.hiddenRemote { hiddenRemote[slot] = hidden }
             matched += resolved.snapshotsHolding
@@ -66,7 +88,7 @@ struct Resolver {
 
         let state = ResolvedState(
             values: values, layers: layers, hiddenRemote: hiddenRemote, rejections: rejections, sources: sources,
-            decisions: decisions, generation: generation)
+            targetedRaws: targetedRaws, generation: generation)
         return Output(
             state: state, newRejections: newRejections,
             changedKeys: changed,
@@ -84,26 +106,25 @@ struct Resolver {
         let rejected: [Rejection]
         /// How many of the snapshots have a value for the key.
         let snapshotsHolding: Int
-        /// What the key's targeting rules decided: those of the snapshot that supplied its remote value,
-        /// else of the first snapshot, in precedence order, with rules for it.
-        var decision: TargetingDecision?
         /// Whether the value differs from the key's value in the previous state (false without one).
         var changed = false
     }
 
     /// Resolves one key; `slot` and `previous` (the state this one replaces) supply its last good
     /// value and default box, and are nil for a key read without being registered.
+    /// `remotes` are the sources' snapshots (``RemoteSnapshot/all(in:)``), when the caller resolves many keys.
     static func resolve<Key: ConfigKeyRepresentable>(
-        _ key: Key, slot: Int?, sources: ValueSources, previous: ResolvedState?
+        _ key: Key, slot: Int?, sources: ValueSources, remotes: [RemoteSnapshot]? = nil, previous: ResolvedState?
     ) -> KeyResolution {
         let key = key.configKey
-        var resolution = resolve(key, slot: slot, sources: sources, previous: previous)
+        let remotes = remotes ?? RemoteSnapshot.all(in: sources)
+        var resolution = resolve(key, slot: slot, sources: sources, remotes: remotes, previous: previous)
         if let slot, let previous { resolution.changed = !same(key, previous, slot, as: resolution) }
         return resolution
     }
 
     private static func resolve<Value>(
-        _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, previous: ResolvedState?
+        _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, remotes: [RemoteSnapshot], previous: ResolvedState?
     ) -> KeyResolution {
         let name = key.name
         var rejected: [Rejection] = []
@@ -112,10 +133,11 @@ struct Resolver {
             guard let candidate = layer.snapshot.values[name] else { return nil }
             switch key.accept(candidate.content, origin: candidate.origin) {
             case .success(let box):
-                let hidden = remote(key, slot: slot, sources: sources, previous: previous, rejected: &rejected)
+                let hidden = remote(
+                    key, slot: slot, remotes: remotes, context: sources.context, previous: previous, rejected: &rejected)
                 return KeyResolution(
                     box: box, layer: position, candidate: candidate.content, hiddenRemote: hidden.value,
-                    rejected: rejected, snapshotsHolding: hidden.holding, decision: hidden.decision)
+                    rejected: rejected, snapshotsHolding: hidden.holding)
             case .failure(let rejection):
                 rejected.append(rejection)
                 return nil
@@ -125,13 +147,13 @@ struct Resolver {
             if let won = local(layer, as: .override(position)) { return won }
         }
         if let writable = sources.writable, let won = local(writable, as: .writable) { return won }
-        let fromSnapshots = remote(key, slot: slot, sources: sources, previous: previous, rejected: &rejected)
+        let fromSnapshots = remote(
+            key, slot: slot, remotes: remotes, context: sources.context, previous: previous, rejected: &rejected)
         if let value = fromSnapshots.value {
             let isCurrent = fromSnapshots.isCurrent
             return KeyResolution(
                 box: value.box, layer: isCurrent ? .snapshot(value.provider) : .lastGood, candidate: .value(value.raw),
-                hiddenRemote: isCurrent ? nil : value, rejected: rejected, snapshotsHolding: fromSnapshots.holding,
-                decision: fromSnapshots.decision)
+                hiddenRemote: isCurrent ? nil : value, rejected: rejected, snapshotsHolding: fromSnapshots.holding)
         }
         for (index, defaults) in sources.bundled.enumerated() {
             guard let raw = defaults.values[name] else { continue }
@@ -139,7 +161,7 @@ struct Resolver {
             case .success(let box):
                 return KeyResolution(
                     box: box, layer: .bundled(index), candidate: .value(raw), hiddenRemote: nil, rejected: rejected,
-                    snapshotsHolding: fromSnapshots.holding, decision: fromSnapshots.decision)
+                    snapshotsHolding: fromSnapshots.holding)
             case .failure(let rejection):
                 rejected.append(rejection)
             }
@@ -147,52 +169,48 @@ struct Resolver {
         let reused = slot.flatMap { slot in previous?.layers[slot] == .defaultValue ? previous?.values[slot] : nil }
         return KeyResolution(
             box: reused ?? key.defaultBox(), layer: .defaultValue, candidate: nil, hiddenRemote: nil, rejected: rejected,
-            snapshotsHolding: fromSnapshots.holding, decision: fromSnapshots.decision)
+            snapshotsHolding: fromSnapshots.holding)
     }
 
-    /// The key's remote value: the first snapshot's candidate (its rules evaluated for the sources'
-    /// context), in precedence order, that passes; else the last good one from `previous` when some
+    /// The key's remote value: the first snapshot's candidate (its rules evaluated for `context`),
+    /// in precedence order, that passes; else the last good one from `previous` when some
     /// snapshot had a candidate or rejected the key's rules. `holding` counts those snapshots.
     private static func remote<Value>(
-        _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, previous: ResolvedState?,
-        rejected: inout [Rejection]
-    ) -> (value: SnapshotValue?, isCurrent: Bool, holding: Int, decision: TargetingDecision?) {
+        _ key: ConfigKey<Value>, slot: Int?, remotes: [RemoteSnapshot], context: EvaluationContext,
+        previous: ResolvedState?, rejected: inout [Rejection]
+    ) -> (value: SnapshotValue?, isCurrent: Bool, holding: Int) {
         var accepted: SnapshotValue?
-        var decision: TargetingDecision?
         var holding = 0
-        for provider in sources.precedence {
-            guard let snapshot = sources.snapshots[provider] else { continue }
+        for remote in remotes {
+            let provider = remote.provider
             guard accepted == nil else {
-                if snapshot.values[key.name] != nil { holding += 1 }
+                if remote.snapshot.values[key.name] != nil { holding += 1 }
                 continue
             }
-            let candidate = TargetedCandidate(name: key.name, snapshot: snapshot, context: sources.context)
+            let candidate = TargetedCandidate(name: key.name, remote: remote, context: context)
             if candidate.raw != nil || candidate.isBlocked { holding += 1 }
             if !candidate.rejections.isEmpty { rejected += candidate.rejections }
-            if decision == nil { decision = candidate.decision }
             guard let raw = candidate.raw else { continue }
-            let source = snapshot.metadata.source
+            let source = remote.snapshot.metadata.source
             if let slot, let previous, previous.layers[slot] == .snapshot(provider),
                 previous.snapshotRaw(at: slot, name: key.name) == raw
             {
                 // The same candidate passed before (a context change often keeps it): converting and checking it
                 // again would give the same value, so the previous box is kept.
                 accepted = SnapshotValue(box: previous.values[slot], raw: raw, source: source, provider: provider)
-                decision = candidate.decision
                 continue
             }
-            switch key.accept(.value(raw), origin: snapshot.origin) {
+            switch key.accept(.value(raw), origin: remote.origin) {
             case .success(let box):
                 accepted = SnapshotValue(box: box, raw: raw, source: source, provider: provider)
-                decision = candidate.decision
             case .failure(let rejection):
                 rejected.append(rejection)
             }
         }
-        if let accepted { return (accepted, true, holding, decision) }
-        guard holding > 0 else { return (nil, false, 0, decision) }
+        if let accepted { return (accepted, true, holding) }
+        guard holding > 0 else { return (nil, false, 0) }
         let kept = slot.flatMap { previous?.remoteValue(at: $0, name: key.name) }
-        return (kept, false, holding, decision)
+        return (kept, false, holding)
     }
 
     /// Whether `slot`'s new value equals its value in `previous`: equal typed values when the key's

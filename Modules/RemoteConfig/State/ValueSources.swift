@@ -28,10 +28,25 @@ struct ValueSources: Sendable {
     /// Whether any snapshot has targeting rules.
     var hasRules: Bool { snapshots.contains { $0?.rules.isEmpty == false } }
 
-    /// The raw value of `name` in the first snapshot, in precedence order, that has it, and that snapshot's provider.
+    /// The raw value of `name` in the first snapshot, in precedence order, that offers one in this
+    /// context (what its rules decide, else its plain value), and that snapshot's provider.
     func rawValue(_ name: String) -> (value: ConfigValue, provider: Int)? {
+        for remote in RemoteSnapshot.all(in: self) {
+            if let value = TargetedCandidate(name: name, remote: remote, context: context).raw {
+                return (value, remote.provider)
+            }
+        }
+        return nil
+    }
+
+    /// What the targeting rules for `name` decide in this context: those of `provider`'s snapshot
+    /// (the one that supplied the value), else of the first snapshot, in precedence order, with rules
+    /// for it; nil without rules. Rules are evaluated at activation for values only; this evaluates
+    /// them again, with their provenance, when `explain` asks.
+    func decision(for name: String, from provider: Int?) -> TargetingDecision? {
+        if let provider { return snapshots[provider]?.rules[name]?.evaluate(in: context) }
         for provider in precedence {
-            if let value = snapshots[provider]?.values[name] { return (value, provider) }
+            if let rules = snapshots[provider]?.rules[name] { return rules.evaluate(in: context) }
         }
         return nil
     }

@@ -4,22 +4,21 @@ import Foundation
 /// A key's candidate value in a snapshot for one context: what its rules decided, or its plain value.
 ///
 /// The resolver asks for it once per key at activation and on each context change; reads never do.
+/// It keeps only the value and the problems: `explain` evaluates the rules again for their provenance.
 struct TargetedCandidate {
     /// The value to convert and check, or nil when the snapshot offers none for this context.
     var raw: ConfigValue?
-    /// What the key's rules decided, when it has rules.
-    var decision: TargetingDecision?
     /// The key's rule problems and evaluation problems, as rejections.
     var rejections: [Rejection]
     /// Whether rule problems rejected the key's rules (its remote value is then refused, like a bad value).
     var isBlocked: Bool
 
-    /// The candidate for the key `name` in `snapshot` under `context`.
-    init(name: String, snapshot: ConfigSnapshot, context: EvaluationContext) {
+    /// The candidate for the key `name` in `remote`'s snapshot under `context`.
+    init(name: String, remote: RemoteSnapshot, context: EvaluationContext) {
+        let snapshot = remote.snapshot
         if !snapshot.ruleProblems.isEmpty, let problems = snapshot.ruleProblems[name], !problems.isEmpty {
             raw = nil
-            decision = nil
-            let origin = "snapshot \(snapshot.metadata.source)"
+            let origin = remote.origin
             rejections = problems.map { Self.rejection($0, origin: origin) }
             isBlocked = true
             return
@@ -27,12 +26,10 @@ struct TargetedCandidate {
         isBlocked = false
         guard !snapshot.rules.isEmpty, let rules = snapshot.rules[name] else {
             raw = snapshot.values[name]
-            decision = nil
             rejections = []
             return
         }
-        let decision = rules.evaluate(in: context)
-        self.decision = decision
+        let decision = rules.decide(in: context)
         raw = decision.value ?? snapshot.values[name]
         rejections = decision.problems.isEmpty ? [] : decision.problems.map { Self.rejection($0, origin: "evaluation context") }
     }
