@@ -16,9 +16,18 @@ extension ConfigKey {
 
     /// ``resolve(_:origin:)`` for a client's activation, which runs it for every key: a thrown rejection.
     package func accepted(_ value: ConfigValue, origin: @autoclosure () -> String?) throws(Rejection) -> Value {
-        try accepted(
-            { () throws(ConversionError) in try converter.fromValue(value) }, found: { value.jsonText() },
-            secrets: { Self.leafTexts(of: value) }, origin: origin())
+        let typed: Value
+        do throws(ConversionError) {
+            typed = try converter.fromValue(value)
+        } catch {
+            throw rejection(
+                found: value.jsonText(), secrets: Self.leafTexts(of: value), rule: "type(\(converter.typeName))",
+                reason: error.reason, origin: origin())
+        }
+        if hasRules {
+            try check(typed, rendered: { value.jsonText() }, secrets: { Self.leafTexts(of: value) }, origin: origin())
+        }
+        return typed
     }
 
     /// ``resolve(text:origin:)`` for a client's activation: a thrown rejection.
@@ -40,7 +49,7 @@ extension ConfigKey {
             throw rejection(
                 found: found(), secrets: secrets(), rule: "type(\(converter.typeName))", reason: error.reason, origin: origin())
         }
-        try check(typed, rendered: found, secrets: secrets, origin: origin())
+        if hasRules { try check(typed, rendered: found, secrets: secrets, origin: origin()) }
         return typed
     }
 
@@ -67,7 +76,8 @@ extension ConfigKey {
         for rule in rules {
             if let reason = rule.evaluate(typed) {
                 throw rejection(
-                    found: rendered(), secrets: secrets(), rule: rule.name, reason: reason, typed: typed, origin: origin())
+                    found: rendered(), secrets: secrets(), rule: rule.name, reason: reason,
+                    shown: isSecret ? String(describing: typed) : nil, origin: origin())
             }
         }
     }
@@ -81,15 +91,14 @@ extension ConfigKey {
     ///
     /// Built-in rules start their reason with the value (`42 is outside 0...10`): for a secret key
     /// that becomes `the value is outside 0...10`. A reason that still shows any part of the
-    /// value is replaced by one that names only the rule.
+    /// value is replaced by one that names only the rule. `shown` is the typed value as text, when a rule refused it.
     private func rejection(
-        found: String, secrets: [String], rule: String, reason: String, typed: Value? = nil, origin: String?
+        found: String, secrets: [String], rule: String, reason: String, shown: String? = nil, origin: String?
     ) -> Rejection {
         guard isSecret else { return Rejection(key: name, value: found, rule: rule, reason: reason, origin: origin) }
         var safeReason = reason
         var hidden = secrets + [found]
-        if let typed {
-            let shown = String(describing: typed)
+        if let shown {
             if !shown.isEmpty, safeReason.hasPrefix(shown + " ") {
                 safeReason = "the value" + safeReason.dropFirst(shown.count)
             }
@@ -97,7 +106,7 @@ extension ConfigKey {
         }
         if hidden.contains(where: { !$0.isEmpty && safeReason.contains($0) }) {
             safeReason =
-                typed == nil
+                shown == nil
                 ? "the value is not a valid \(converter.typeName); details are hidden because the key is secret"
                 : "the value fails \(rule); details are hidden because the key is secret"
         }

@@ -12,20 +12,24 @@ import Foundation
 /// A key is a plain value, identified by its name: two keys with the same name and value type are
 /// the same setting everywhere (reads, overrides, `explain`, streams), wherever they were created.
 public struct ConfigKey<Value: Sendable>: Sendable {
+    // The fields whose size does not depend on `Value` come first, so that generic code finds them at fixed offsets.
+
     /// The key's name in payloads, for example `new_checkout`.
     public let name: String
-    /// The value read when no layer supplies a valid one.
-    public let defaultValue: Value
+    /// The name's hash, computed once, so that a client finds a key's slot without hashing on each read.
+    @usableFromInline package let nameHash: Int
     /// Rules every candidate value must pass, in order.
     public let rules: [ValidationRule<Value>]
     /// How values convert to and from ``ConfigValue``.
     public let converter: ValueConverter<Value>
-    /// Whether values of this key are secret: messages and events redact them.
-    public let isSecret: Bool
     /// A one-line description for registries, inspection and tools.
     public let summary: String?
-    /// The name's hash, computed once, so that a client finds a key's slot without hashing on each read.
-    @usableFromInline package let nameHash: Int
+    /// Whether values of this key are secret: messages and events redact them.
+    public let isSecret: Bool
+    /// Whether `rules` has any, so that activation skips them without touching the array.
+    @usableFromInline package let hasRules: Bool
+    /// The value read when no layer supplies a valid one.
+    public let defaultValue: Value
 
     /// Creates a key with an explicit converter.
     @inlinable
@@ -37,6 +41,7 @@ public struct ConfigKey<Value: Sendable>: Sendable {
         self.defaultValue = defaultValue
         self.converter = converter
         self.rules = rules
+        self.hasRules = !rules.isEmpty
         self.isSecret = secret
         self.summary = summary
         self.nameHash = name.hashValue

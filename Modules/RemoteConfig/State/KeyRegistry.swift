@@ -26,12 +26,12 @@ extension ConfigKey {
 
     /// The boxed value rendered back as a ``ConfigValue`` (nil when its type cannot render).
     func configValue(of box: AnyObject) -> ConfigValue? {
-        (box as? ValueBox<Value>).flatMap { converter.toValue($0.value) }
+        ValueBox<Value>.value(in: box).flatMap { converter.toValue($0) }
     }
 
     /// The boxed value as text for a person (redacted for secret keys).
     func render(_ box: AnyObject) -> String {
-        (box as? ValueBox<Value>).map { render($0.value) } ?? "<value of another type>"
+        ValueBox<Value>.value(in: box).map { render($0) } ?? "<value of another type>"
     }
 }
 
@@ -40,6 +40,23 @@ extension ConfigKey {
 final class ValueBox<Value: Sendable>: Sendable {
     @usableFromInline let value: Value
     init(_ value: Value) { self.value = value }
+
+    /// The value in `box` when it is a `ValueBox<Value>`, else nil.
+    ///
+    /// Part of the read path: the class check and `unsafeDowncast` read the box without retaining
+    /// it (a dynamic cast would retain it, a write to memory every reading thread shares).
+    @inlinable
+    static func value(in box: AnyObject) -> Value? {
+        guard ObjectIdentifier(type(of: box)) == ObjectIdentifier(ValueBox<Value>.self) else { return nil }
+        return unsafeDowncast(box, to: ValueBox<Value>.self).value
+    }
+
+    /// Whether `a` and `b` both hold a `Value` and `isEqual` finds the two equal.
+    static func equal(_ a: AnyObject, _ b: AnyObject, by isEqual: (Value, Value) -> Bool) -> Bool {
+        let type = ObjectIdentifier(ValueBox<Value>.self)
+        guard ObjectIdentifier(Swift.type(of: a)) == type, ObjectIdentifier(Swift.type(of: b)) == type else { return false }
+        return isEqual(unsafeDowncast(a, to: ValueBox<Value>.self).value, unsafeDowncast(b, to: ValueBox<Value>.self).value)
+    }
 }
 
 /// The keys a client knows, fixed at build time: one slot per name.

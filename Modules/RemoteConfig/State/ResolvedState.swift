@@ -12,16 +12,9 @@ final class ResolvedState: Sendable {
     /// Where each slot's value came from.
     let layers: [Layer]
 
-    /// The value in `slot` if it is of type `Value` (nil when the slot's key has another type).
-    ///
-    /// Part of the read path: the class check and `unsafeDowncast` read the box without retaining
-    /// it (a dynamic cast would retain it, a write to memory every reading thread shares).
+    /// The value in `slot` if it is of type `Value` (nil when the slot's key has another type); part of the read path.
     @inlinable
-    func value<Value: Sendable>(at slot: Int, as type: Value.Type) -> Value? {
-        let box = values[slot]
-        guard ObjectIdentifier(Swift.type(of: box)) == ObjectIdentifier(ValueBox<Value>.self) else { return nil }
-        return unsafeDowncast(box, to: ValueBox<Value>.self).value
-    }
+    func value<Value: Sendable>(at slot: Int, as type: Value.Type) -> Value? { ValueBox<Value>.value(in: values[slot]) }
     /// The value each key had in a remote snapshot when that is not the winning value (an
     /// override won, or the active snapshot's value was rejected): by slot, only where it applies.
     let hiddenRemote: [Int: SnapshotValue]

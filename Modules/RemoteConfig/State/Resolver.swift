@@ -221,9 +221,7 @@ struct Resolver {
     ) -> Bool {
         let oldBox = previous.values[slot]
         if oldBox === new.box { return true }
-        if let isEqual = key.converter.isEqual, let old = oldBox as? ValueBox<Value>, let now = new.box as? ValueBox<Value> {
-            return isEqual(old.value, now.value)
-        }
+        if let isEqual = key.converter.isEqual { return ValueBox<Value>.equal(oldBox, new.box, by: isEqual) }
         if previous.layers[slot] == new.layer, previous.winningCandidate(at: slot, name: key.name) == new.candidate {
             return true
         }
