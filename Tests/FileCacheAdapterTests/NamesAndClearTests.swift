@@ -65,6 +65,14 @@ struct NamesAndClearTests {
         }
     }
 
+    @Test("a name's composed and decomposed spellings share one stem, in normal form C; ASCII names are kept as they are")
+    func stemsNormaliseUnicode() {
+        let composed = CacheFileNames(name: "caf\u{E9}").stem
+        #expect(CacheFileNames(name: "cafe\u{301}").stem == composed)
+        #expect(composed == "caf%c3%a9")
+        #expect(CacheFileNames(name: "plain-ascii_1").stem == "plain-ascii_1")
+    }
+
     @Test("stems are part of the on-disk format: the same name gives the same files in every version")
     func stemsAreStable() {
         #expect(CacheFileNames(name: "default").stem == "default")

@@ -112,12 +112,14 @@ extension ConfigKey {
     /// What a registry, an override source or a tool needs to know about this key.
     public var descriptor: KeyDescriptor {
         KeyDescriptor(
-            name: name, typeName: converter.typeName, defaultValue: defaultConfigValue, ruleNames: rules.map(\.name),
+            name: name, typeName: converter.typeName, defaultValue: defaultConfigValue,
+            ruleNames: hasRules ? rules.map { $0.name } : [],
             isSecret: isSecret, summary: summary)
     }
 
     /// Problems with the key's rules themselves (an invalid pattern), as `rule: problem` lines.
     public var ruleProblems: [String] {
-        rules.compactMap { rule in rule.configurationProblem.map { "\(rule.name): \($0)" } }
+        guard hasRules else { return [] }
+        return rules.compactMap { rule in rule.configurationProblem.map { "\(rule.name): \($0)" } }
     }
 }

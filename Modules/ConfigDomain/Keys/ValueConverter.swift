@@ -5,7 +5,9 @@ import Foundation
 /// The key's initialisers pick one; make your own for a type the library does not know.
 public struct ValueConverter<Value: Sendable>: Sendable {
     /// The Swift type's name in messages, for example `Bool` or `Theme`.
-    public let typeName: String
+    public var typeName: String { givenTypeName ?? String(describing: Value.self) }
+    /// The name given at creation; without one, `typeName` asks the runtime, only when a message needs it.
+    @usableFromInline let givenTypeName: String?
     /// Converts a parsed value.
     public let fromValue: @Sendable (ConfigValue) throws(ConversionError) -> Value
     /// Coerces override text typed by a person.
@@ -24,7 +26,7 @@ public struct ValueConverter<Value: Sendable>: Sendable {
         toValue: @escaping @Sendable (Value) -> ConfigValue?,
         isEqual: (@Sendable (Value, Value) -> Bool)? = nil
     ) {
-        self.typeName = typeName ?? String(describing: Value.self)
+        self.givenTypeName = typeName
         self.fromValue = fromValue
         self.fromText = fromText
         self.toValue = toValue

@@ -83,24 +83,31 @@ final class KeyRegistry: Sendable {
     init(_ given: [any ConfigKeyRepresentable]) throws(ConfigurationError) {
         var keys: [any ConfigKeyRepresentable] = []
         var names: [String] = []
-        var hashes: [Int] = []
         var valueTypes: [ObjectIdentifier] = []
         var writeAccess: [WriteAccess?] = []
-        var slots: [String: Int] = [:]
+        keys.reserveCapacity(given.count)
+        names.reserveCapacity(given.count)
+        valueTypes.reserveCapacity(given.count)
+        writeAccess.reserveCapacity(given.count)
+        // Sized for every given key: duplicates only leave it emptier.
+        var table = [Int32](repeating: -1, count: max(8, (given.count * 2).nextPowerOfTwo))
+        let mask = table.count - 1
         for key in given {
             let facts = Self.facts(of: key)
             if let problem = facts.ruleProblem {
                 throw ConfigurationError(.invalidRule, "the key \"\(facts.name)\" has an invalid rule \(problem)")
             }
-            guard let slot = slots[facts.name] else {
-                slots[facts.name] = keys.count
+            var i = facts.hash & mask
+            while table[i] >= 0, names[Int(table[i])] != facts.name { i = (i + 1) & mask }
+            guard table[i] >= 0 else {
+                table[i] = Int32(keys.count)
                 keys.append(key)
                 names.append(facts.name)
-                hashes.append(facts.hash)
                 valueTypes.append(facts.valueType)
                 writeAccess.append(key.writeAccess)
                 continue
             }
+            let slot = Int(table[i])
             let (first, again) = (Self.descriptor(of: keys[slot]), Self.descriptor(of: key))
             guard valueTypes[slot] == facts.valueType else {
                 throw ConfigurationError(
@@ -122,13 +129,6 @@ final class KeyRegistry: Sendable {
                     "the key \"\(facts.name)\" is registered writable twice, once \(before) and once \(access); declare it once")
             default: break
             }
-        }
-        var table = [Int32](repeating: -1, count: max(8, (keys.count * 2).nextPowerOfTwo))
-        let mask = table.count - 1
-        for (slot, hash) in hashes.enumerated() {
-            var i = hash & mask
-            while table[i] >= 0 { i = (i + 1) & mask }
-            table[i] = Int32(slot)
         }
         self.keys = keys
         self.table = table
