@@ -60,6 +60,9 @@ private struct Reader {
     let maxDepth: Int
     /// The offset of the next byte to read.
     var index = 0
+    /// The members of the objects being read, innermost last, each with its key's offset: an object's
+    /// dictionary is made once its members are counted, at its final size.
+    var members: [(key: String, value: ConfigValue, offset: Int)] = []
 
     // MARK: Bytes
 
@@ -155,12 +158,30 @@ private struct Reader {
     /// Parses `{ "key": value, … }`, refusing a repeated key at its quote.
     mutating func parseObject(depth: Int) throws(JSONParseError) -> ConfigValue {
         try open(depth: depth)
-        var object: [String: ConfigValue] = [:]
         skipWhitespace()
         if try peek() == UInt8(ascii: "}") {
             index += 1
-            return .object(object)
+            return .object([:])
         }
+        let first = members.count
+        do throws(JSONParseError) {
+            try readMembers(depth: depth)
+        } catch {
+            // A repeated key read before the error is reported, as it would be in a valid object.
+            throw firstRepeat(since: first) ?? error
+        }
+        var object = [String: ConfigValue](minimumCapacity: members.count - first)
+        for member in members[first...] {
+            if object.updateValue(member.value, forKey: member.key) != nil {
+                throw error(.duplicateKey(member.key), at: member.offset)
+            }
+        }
+        members.removeSubrange(first...)
+        return .object(object)
+    }
+
+    /// Reads an object's members onto `members`, through its closing brace.
+    private mutating func readMembers(depth: Int) throws(JSONParseError) {
         while true {
             skipWhitespace()
             guard try peek() == UInt8(ascii: "\"") else { throw unexpected() }
@@ -169,18 +190,26 @@ private struct Reader {
             skipWhitespace()
             guard try peek() == UInt8(ascii: ":") else { throw unexpected() }
             index += 1
-            if object.updateValue(try parseValue(depth: depth), forKey: key) != nil {
-                throw error(.duplicateKey(key), at: keyOffset)
-            }
+            members.append((key, try parseValue(depth: depth), keyOffset))
             skipWhitespace()
             switch try peek() {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "}"):
                 index += 1
-                return .object(object)
+                return
             default: throw unexpected()
             }
         }
+    }
+
+    /// The error for the first key repeated among the members from `first` on, if one is.
+    private func firstRepeat(since first: Int) -> JSONParseError? {
+        var seen = Set<String>()
+        for member in members[first...] {
+            if seen.contains(member.key) { return error(.duplicateKey(member.key), at: member.offset) }
+            seen.insert(member.key)
+        }
+        return nil
     }
 
     // MARK: Strings
