@@ -97,7 +97,9 @@ public struct HTTPFetcher: ConfigFetcher {
             guard case .modified(var payload) = result, case .sidecar(let suffix) = configuration.signatureTransport,
                 let sidecar = SidecarSignature(payloadURL: url, suffix: suffix, configuration: configuration)
             else { return result }
-            let sidecarRequest = makeRequest(for: sidecar.url, providedHeaders: provided, validators: .none)
+            var sidecarRequest = makeRequest(for: sidecar.url, providedHeaders: provided, validators: .none)
+            // The signature file is one line of text: the payload's JSON types would let a strict server answer 406.
+            sidecarRequest.setValue(SidecarSignature.accept, forHTTPHeaderField: "Accept")
             payload.signature = try await sidecar.fetch(sidecarRequest, with: driver, now: configuration.now())
             return .modified(payload)
         } catch {

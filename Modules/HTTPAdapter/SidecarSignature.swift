@@ -9,6 +9,8 @@ import Foundation
 /// The signature file next to a payload (``HTTPFetcher/SignatureTransport/sidecar(suffix:)``),
 /// fetched after each `200` of the payload.
 struct SidecarSignature {
+    /// The `Accept` header of the signature file's request: text, or anything.
+    static let accept = "text/plain, */*"
     /// The signature file's URL.
     let url: URL
     /// The URL as messages show it.

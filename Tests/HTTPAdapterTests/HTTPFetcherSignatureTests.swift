@@ -88,6 +88,8 @@ struct HTTPFetcherSignatureTests {
             #expect(requests.map(\.path) == ["/config.json", "/config.json.sig"])
             #expect(requests.last?.headers["authorization"] == "Bearer s3cret", "same origin: credentials are sent")
             #expect(requests.last?.headers["if-none-match"] == nil, "the signature file is fetched unconditionally")
+            #expect(requests.first?.headers["accept"]?.contains("application/json") == true)
+            #expect(requests.last?.headers["accept"] == "text/plain, */*", "not the payload's JSON types")
         }
     }
 

@@ -55,6 +55,27 @@ struct FetchEventTests {
         #expect(events.firstIndex(of: .refreshFailed(.fetch(error))).map { $0 > fetched } == true)
     }
 
+    @Test("the unconditional fetch that repairs a purged cache after a 304 is reported too, answered or failed")
+    func cacheRepairFetch() async throws {
+        let error = FetchError(.transport, retry: .backoff, message: "connection reset")
+        for repair in [ScriptedFetcher.Step.modifiedJSON(payload(), etag: "\"v1\""), .failure(error)] {
+            let fetcher = ScriptedFetcher()
+            let observer = RecordingObserver()
+            let cache = InMemoryCache()
+            let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), cache: cache)
+                .observer(observer).build()
+            fetcher.enqueue([.modifiedJSON(payload(), etag: "\"v1\""), .notModified(Validators(etag: "\"v1\"")), repair])
+            _ = try await client.refresh(force: true)
+            try await cache.clear("default")  // the OS purges the caches directory
+            #expect(try await client.refresh(force: true) == .unchanged)
+            let fetched = observer.events.filter { if case .fetched = $0 { true } else { false } }
+            let answer: FetchOutcome = if case .failure = repair { .failed(error) } else { .modified }
+            #expect(
+                fetched == [.fetched(.modified, duration: 0), .fetched(.notModified, duration: 0), .fetched(answer, duration: 0)])
+            await client.stop()
+        }
+    }
+
     @Test("a clock moved back during the fetch gives a duration of zero, never a negative one")
     func clockMovedBack() async throws {
         let events = try await refresh(.modifiedJSON(payload(), etag: nil), taking: -60)

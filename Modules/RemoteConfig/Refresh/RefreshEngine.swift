@@ -240,10 +240,17 @@ final class RefreshEngine: Sendable {
 
     /// The cache lost the payload a 304 confirmed (the OS purged it): fetch it once unconditionally and store it.
     private func repairCache(held: ConfigSnapshot, now: Date) async {
-        guard
-            case .modified(let payload) = try? await settings.fetcher.fetch(
+        let started = settings.clock.now()
+        let fetched: FetchResult
+        do throws(FetchError) {
+            fetched = try await settings.fetcher.fetch(
                 FetchRequest(validators: .none, configurationName: settings.configurationName))
-        else { return }
+        } catch {
+            emitFetched(.failed(error), since: started)
+            return
+        }
+        emitFetched(fetched.outcome, since: started)
+        guard case .modified(let payload) = fetched else { return }
         if ContentHash(of: payload.bytes) == held.metadata.contentHash {
             await persistActive(
                 CachedSnapshot(payload: payload.bytes, metadata: held.metadata.renewed(at: now, validators: payload.validators)))
