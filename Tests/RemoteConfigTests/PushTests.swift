@@ -213,6 +213,46 @@ struct PushTests {
         #expect(push.subscriberCount == 0)
     }
 
+    @Test("a push source aimed at a named provider refreshes that provider only")
+    func pushToNamedProvider() async throws {
+        let main = InMemoryFetcher(json: payload(retries: 1))
+        let experiments = InMemoryFetcher(json: #"{"max_retries": 7}"#)
+        let push = InMemoryChangeSignalSource(current: .changed(version: nil))
+        let client = try RemoteConfigBuilder.testing(fetcher: main, clock: ManualClock())
+            .fetcher(experiments, name: "experiments", precedence: 10)
+            .push(push, to: "experiments")
+            .build()
+        #expect(client.pushReceiver == nil, "the builder's own fetcher has no push source")
+        let receiver = try #require(client.pushReceivers[1])
+        await receiver.waitUntilSettled(1)
+        #expect(experiments.fetchCount == 1)
+        #expect(main.fetchCount == 0)
+        #expect(client[Keys.retries] == 7)
+
+        var updates = client.updates().makeAsyncIterator()
+        experiments.serve(json: #"{"max_retries": 9}"#)
+        push.announce(version: experiments.currentETag)
+        #expect(await updates.next()?.changedKeys == ["max_retries"])
+        #expect(client[Keys.retries] == 9)
+        #expect(experiments.fetchCount == 2)
+        #expect(main.fetchCount == 0, "a signal for one provider fetches nothing from another")
+        await client.stop()
+    }
+
+    @Test("a push source aimed at a provider no fetcher was added under is a typed build error naming the providers")
+    func pushToUnknownProvider() throws {
+        let builder = RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
+            .fetcher(InMemoryFetcher(json: "{}"), name: "experiments", precedence: 10)
+            .push(InMemoryChangeSignalSource(), to: "experiment")
+        #expect {
+            try builder.build()
+        } throws: { error in
+            guard case .configuration(let problem) = error as? ConfigError else { return false }
+            return problem.kind == .unknownProvider && problem.message.contains("\"experiment\"")
+                && problem.message.contains("\"experiments\"")
+        }
+    }
+
     @Test("a client without push sources has no receiver")
     func noPushNoReceiver() throws {
         let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock()).build()

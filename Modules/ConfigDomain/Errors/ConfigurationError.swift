@@ -18,6 +18,8 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
         case invalidAdapterSetting
         /// Two remote providers with the same name or the same precedence.
         case conflictingProvider
+        /// A push source aimed at a provider that no fetcher was added under.
+        case unknownProvider
         /// A write to a key that is not registered writable, or is locked in this build.
         case notWritable
     }

@@ -97,9 +97,13 @@ public struct RemoteConfigBuilder: Sendable {
     /// at once, or activates the payload it delivers; a signal naming the version held does nothing.
     ///
     /// Polling (``periodicRefresh(every:)``) stays useful beside it, for changes a dropped connection missed.
-    public func push(_ source: any ChangeSignalSource) -> Self {
+    ///
+    /// - Parameter provider: the name of the provider whose server the source watches, as given to
+    ///   ``fetcher(_:name:precedence:format:)``; nil (the default) for the builder's own fetcher.
+    ///   `build()` throws `.unknownProvider` for a name no provider has.
+    public func push(_ source: any ChangeSignalSource, to provider: String? = nil) -> Self {
         var copy = self
-        copy.settings.pushSources.append(source)
+        copy.settings.pushSources.append((source, provider))
         return copy
     }
 
@@ -194,6 +198,7 @@ public struct RemoteConfigBuilder: Sendable {
     public func build() throws(ConfigError) -> RemoteConfigClient {
         try checkSettings()
         let providers = try providerSettings()
+        let pushTargets = try pushTargets(among: providers.settings.map(\.configurationName))
         let registry: KeyRegistry
         do throws(ConfigurationError) {
             registry = try KeyRegistry(keys)
@@ -230,13 +235,38 @@ public struct RemoteConfigBuilder: Sendable {
         let engines = providers.settings.enumerated().map { position, provider in
             RefreshEngine(settings: provider, provider: position, activator: activator, status: statuses[position])
         }
-        // Push sources signal the builder's own fetcher's server: they drive its engine.
-        let push = settings.pushSources.isEmpty ? nil : PushReceiver(engine: engines[0])
+        // Each provider that push sources watch gets one receiver, which drives its engine.
+        let receivers = engines.indices.map { position in
+            pushTargets.contains(position) ? PushReceiver(engine: engines[position]) : nil
+        }
         let client = RemoteConfigClient(
             registry: registry, activator: activator, engines: engines, writes: writable, events: events, updates: updates,
-            pushReceiver: push)
-        startBackgroundTasks(of: client, descriptors: descriptors)
+            pushReceivers: receivers)
+        startBackgroundTasks(of: client, descriptors: descriptors, pushTargets: pushTargets)
         return client
+    }
+
+    /// The provider each push source drives, in the order the sources were added.
+    ///
+    /// - Throws: `.unknownProvider` for a source aimed at a name no provider has.
+    private func pushTargets(among names: [String]) throws(ConfigError) -> [Int] {
+        var targets: [Int] = []
+        for push in settings.pushSources {
+            guard let name = push.provider else {
+                targets.append(0)
+                continue
+            }
+            guard let position = names.firstIndex(of: name) else {
+                throw .configuration(
+                    ConfigurationError(
+                        .unknownProvider,
+                        "a push source (\(push.source.name)) is aimed at the provider \"\(name)\", but the providers are "
+                            + names.map { "\"\($0)\"" }.joined(separator: ", ")
+                            + "; add its fetcher with fetcher(_:name:precedence:) or use one of these names"))
+            }
+            targets.append(position)
+        }
+        return targets
     }
 
     /// Throws the first setup mistake.
@@ -292,7 +322,9 @@ public struct RemoteConfigBuilder: Sendable {
             } catch {
                 let cacheError = CacheError(
                     .corrupt(.badMetadata),
-                    message: "the cached payload for \"\(name)\" no longer decodes (\(error)); serving defaults until the next refresh")
+                    message:
+                        "the cached payload for \"\(name)\" no longer decodes (\(error)); serving defaults until the next refresh"
+                )
                 status.cache = .unreadable(cacheError)
                 sink.emit(.cacheUnreadable(cacheError))
             }
@@ -307,7 +339,8 @@ public struct RemoteConfigBuilder: Sendable {
 
     /// Starts the tasks that observe the override sources and refresh each provider periodically;
     /// the client cancels them.
-    private func startBackgroundTasks(of client: RemoteConfigClient, descriptors: [KeyDescriptor]) {
+    /// `pushTargets` are the providers the push sources drive, in the order the sources were added.
+    private func startBackgroundTasks(of client: RemoteConfigClient, descriptors: [KeyDescriptor], pushTargets: [Int]) {
         let activator = client.activator
         var tasks: [Task<Void, Never>] = []
         for (position, source) in settings.overrideSources.enumerated() {
@@ -320,11 +353,10 @@ public struct RemoteConfigBuilder: Sendable {
                     }
                 })
         }
-        if let receiver = client.pushReceiver {
-            for source in settings.pushSources {
-                let signals = source.signals()
-                tasks.append(Task { await receiver.consume(signals) })
-            }
+        for (push, target) in zip(settings.pushSources, pushTargets) {
+            guard let receiver = client.pushReceivers[target] else { continue }
+            let signals = push.source.signals()
+            tasks.append(Task { await receiver.consume(signals) })
         }
         if let interval = settings.periodicInterval {
             let clock = settings.clock

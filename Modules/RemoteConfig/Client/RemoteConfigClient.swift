@@ -21,15 +21,15 @@ public final class RemoteConfigClient: Sendable {
     let writes: WritableSettings
     let eventBroadcaster: Broadcaster<ConfigEvent>
     let updateBroadcaster: Broadcaster<ConfigUpdate>
-    /// Takes the push sources' signals into the refresh (nil without push sources).
-    let pushReceiver: PushReceiver?
+    /// By provider: takes its push sources' signals into its refresh (nil for a provider without push sources).
+    let pushReceivers: [PushReceiver?]
     /// The client's background tasks (override observation, periodic refresh), and the names whose
     /// unregistered reads were reported.
     let bookkeeping = Locked((tasks: [Task<Void, Never>](), reported: Set<String>()))
 
     init(
         registry: KeyRegistry, activator: Activator, engines: [RefreshEngine], writes: WritableSettings,
-        events: Broadcaster<ConfigEvent>, updates: Broadcaster<ConfigUpdate>, pushReceiver: PushReceiver? = nil
+        events: Broadcaster<ConfigEvent>, updates: Broadcaster<ConfigUpdate>, pushReceivers: [PushReceiver?] = []
     ) {
         self.registry = registry
         self.cell = activator.cell
@@ -38,8 +38,11 @@ public final class RemoteConfigClient: Sendable {
         self.writes = writes
         self.eventBroadcaster = events
         self.updateBroadcaster = updates
-        self.pushReceiver = pushReceiver
+        self.pushReceivers = pushReceivers
     }
+
+    /// The push receiver of the builder's own fetcher (provider 0), if push sources drive it.
+    var pushReceiver: PushReceiver? { pushReceivers.first ?? nil }
 
     /// The engine of the builder's own fetcher (provider 0).
     var engine: RefreshEngine { engines[0] }

@@ -18,8 +18,9 @@ struct ClientSettings: Sendable {
     var periodicInterval: TimeInterval?
     var random: @Sendable () -> Double
     var honorsTTLHints: Bool
-    /// Push transports whose signals start refreshes or deliver payloads (see PushReceiver).
-    var pushSources: [any ChangeSignalSource] = []
+    /// Push transports whose signals start refreshes or deliver payloads (see PushReceiver), each
+    /// with the name of the provider it drives (nil: the builder's own fetcher).
+    var pushSources: [(source: any ChangeSignalSource, provider: String?)] = []
     /// Set by `verifySignatures(with:)`: every payload must then carry a signature that verifies.
     var signatures: SignatureCheck? = nil
     /// The evaluation context the first state is resolved for.
