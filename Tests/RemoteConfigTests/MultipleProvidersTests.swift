@@ -19,6 +19,28 @@ struct MultipleProvidersTests {
             .build()
     }
 
+    @Test("a cache-only read leaves out only the providers whose snapshot expired")
+    func cacheOnlyDropsOnlyExpiredProviders() async throws {
+        let clock = ManualClock()
+        let main = InMemoryFetcher(json: payload(retries: 5, title: "Main"), source: "memory://main")
+        let experiments = InMemoryFetcher(json: #"{"new_checkout": true, "ratio": 0.75}"#, source: "memory://experiments")
+        let client = try client(main: main, experiments: experiments, clock: clock)
+        _ = try await client.refresh()
+
+        // Past the main snapshot's TTL and stale window; its server is down, the experiments server answers.
+        clock.advance(by: 3600 + 86_400 + 1)
+        main.failAll(with: down)
+        experiments.serve(json: #"{"new_checkout": true, "ratio": 0.8}"#)
+        _ = try? await client.refresh(force: true)
+        #expect(client.status.providers[0].freshness == .expired)
+        #expect(client.status.providers[1].freshness == .fresh)
+
+        #expect(await client.value(Keys.ratio, policy: .cacheOnly) == 0.8, "the fresh provider's value is served")
+        #expect(await client.value(Keys.flag, policy: .cacheOnly) == true)
+        #expect(await client.value(Keys.retries, policy: .cacheOnly) == 3, "the expired provider's value is not")
+        #expect(await client.value(Keys.title, policy: .cacheOnly) == "Welcome")
+    }
+
     @Test("with two fetchers, one of them down, the other's values apply and the failure is its own")
     func oneDown() async throws {
         let main = InMemoryFetcher(json: payload(retries: 5, title: "Main"), source: "memory://main")

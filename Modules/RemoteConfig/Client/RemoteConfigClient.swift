@@ -139,8 +139,9 @@ public final class RemoteConfigClient: Sendable {
             for engine in engines { engine.refreshInBackgroundIfStale() }
             return value
         case .cacheOnly:
-            guard currentFreshness() == .expired else { return self[key] }
-            return resolvedAlone(key, sources: cell.load().sources.withoutSnapshots)
+            let expired = engines.filter { $0.freshness() == .expired }.map(\.provider)
+            guard !expired.isEmpty else { return self[key] }
+            return resolvedAlone(key, sources: cell.load().sources.withoutSnapshots(of: expired))
         }
     }
 

@@ -54,10 +54,10 @@ struct ValueSources: Sendable {
     /// How many keys the snapshots hold, counting a key once per snapshot that has it.
     var snapshotKeyCount: Int { snapshots.reduce(0) { $0 + ($1?.values.count ?? 0) } }
 
-    /// These sources without any snapshot: what a cache-only read serves when the data has expired.
-    var withoutSnapshots: ValueSources {
+    /// These sources without the snapshots of `providers`: what a cache-only read serves when their data has expired.
+    func withoutSnapshots(of providers: [Int]) -> ValueSources {
         var copy = self
-        copy.snapshots = snapshots.map { _ in nil }
+        for provider in providers { copy.snapshots[provider] = nil }
         return copy
     }
 }
