@@ -80,6 +80,12 @@ struct ChangeDetectionTests {
         _ = try await client.refresh(force: true)
         #expect(observer.events.contains(.mistypedKey(requested: "B", registered: "b")))
 
+        // Reported once: a payload that keeps the misspelt key does not repeat the event on every refresh.
+        fetcher.serve(json: #"{"a": 10, "b": 2, "B": 3}"#)
+        _ = try await client.refresh(force: true)
+        #expect(client[Keys.a] == 10)
+        #expect(observer.events.filter { $0 == .mistypedKey(requested: "B", registered: "b") }.count == 1)
+
         let quiet = RecordingObserver()
         let exact = try RemoteConfigBuilder.testing(
             fetcher: InMemoryFetcher(json: #"{"a": 1, "b": 2}"#), clock: ManualClock(), keys: [Keys.a, Keys.b]

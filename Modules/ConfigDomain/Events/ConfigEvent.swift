@@ -30,7 +30,8 @@ public enum ConfigEvent: Sendable, Hashable, CustomStringConvertible {
     case valueRejected(Rejection)
     /// An override source reported a problem (a malformed `.env` line, an unknown argument).
     case overrideProblem(source: String, message: String)
-    /// A read used a name that differs from a registered key only by case or separators.
+    /// A read, or a payload key, used a name that differs from a registered key only by case or
+    /// separators; reported once per name.
     case mistypedKey(requested: String, registered: String)
     /// A read used a key that is not registered (served by the slow path).
     case unregisteredKeyRead(name: String)

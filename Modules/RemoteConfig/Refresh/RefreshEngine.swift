@@ -375,13 +375,16 @@ final class RefreshEngine: Sendable {
         emit(.cacheWriteFailed(error))
     }
 
-    /// Reports payload keys that look like a registered key spelled differently (`Max-Retries` for `max_retries`).
+    /// Reports payload keys that look like a registered key spelled differently (`Max-Retries` for
+    /// `max_retries`), each name once: a payload that keeps it does not repeat the event on every refresh.
     private func reportMistypedKeys(of snapshot: ConfigSnapshot, unread: Int) {
         guard unread > 0 else { return }
         let registry = activator.resolver.registry
-        for name in snapshot.values.keys.filter({ registry.slot(named: $0) == nil }).sorted() {
-            if let intended = registry.likelyIntended(name) { emit(.mistypedKey(requested: name, registered: intended)) }
+        let mistyped = snapshot.values.keys.filter { registry.slot(named: $0) == nil }.sorted().compactMap { name in
+            registry.likelyIntended(name).map { (name: name, intended: $0) }
         }
+        let new = state.withLock { s in mistyped.filter { s.reportedMistypedKeys.insert($0.name).inserted } }
+        for key in new { emit(.mistypedKey(requested: key.name, registered: key.intended)) }
     }
 
     // MARK: Lifecycle
@@ -413,6 +416,8 @@ struct EngineState {
     var flight: Flight?
     var nextFlightID = 0
     var stopped = false
+    /// The payload names already reported as mistyped.
+    var reportedMistypedKeys: Set<String> = []
     var participantWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     init(status: EngineStatus) { self.status = status }
