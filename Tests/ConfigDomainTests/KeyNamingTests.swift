@@ -38,6 +38,18 @@ struct KeyNamingTests {
         #expect(key.defaultValue == 3)
     }
 
+    @Test("keys of a built-in type share one converter; other convertible types get one each")
+    func builtInConvertersAreShared() throws {
+        #expect(ConfigKey("a", default: true).converter === ConfigKey("b", default: false).converter)
+        #expect(ConfigKey("c", default: 1).converter === ValueConverter<Int>.convertible)
+        #expect(ConfigKey("d", default: 1.5).converter === Double.configConverter)
+        #expect(ConfigKey("e", default: "s").converter === String.configConverter)
+        let url = try #require(URL(string: "https://x.example"))
+        #expect(ConfigKey("f", default: url).converter === URL.configConverter)
+        #expect(ConfigKey("g", default: [1]).converter !== ConfigKey("h", default: [2]).converter)
+        #expect(try ConfigKey("g", default: [1]).converter.fromValue(.array([.int(4)])) == [4])
+    }
+
     @Test("descriptors of every supported value type name the type")
     func descriptorTypeNames() throws {
         #expect(ConfigKey("a", default: true).descriptor.typeName == "Bool")

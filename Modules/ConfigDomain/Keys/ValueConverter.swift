@@ -2,8 +2,9 @@ import Foundation
 
 /// How a ``ConfigKey`` turns a ``ConfigValue`` (or override text) into its Swift type and back.
 ///
-/// The key's initialisers pick one; make your own for a type the library does not know.
-public struct ValueConverter<Value: Sendable>: Sendable {
+/// The key's initialisers pick one; make your own for a type the library does not know. A key
+/// holds its converter by reference, so keys of one type can share one (the built-in types do).
+public final class ValueConverter<Value: Sendable>: Sendable {
     /// The Swift type's name in messages, for example `Bool` or `Theme`.
     public var typeName: String { givenTypeName ?? String(describing: Value.self) }
     /// The name given at creation; without one, `typeName` asks the runtime, only when a message needs it.
@@ -35,9 +36,13 @@ public struct ValueConverter<Value: Sendable>: Sendable {
 }
 
 extension ValueConverter where Value: ConfigValueConvertible {
-    /// The converter of a ``ConfigValueConvertible`` type.
+    /// The converter of a ``ConfigValueConvertible`` type: its ``ConfigValueConvertible/configConverter``.
     @inlinable
-    public static var convertible: ValueConverter<Value> {
+    public static var convertible: ValueConverter<Value> { Value.configConverter }
+
+    /// A new converter built from `Value`'s ``ConfigValueConvertible`` conformance.
+    @inlinable
+    public static func conforming() -> ValueConverter<Value> {
         ValueConverter(
             typeName: Value.configTypeName,
             fromValue: { (v: ConfigValue) throws(ConversionError) -> Value in try Value(configValue: v) },

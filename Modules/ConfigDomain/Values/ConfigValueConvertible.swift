@@ -22,9 +22,15 @@ public protocol ConfigValueConvertible: Sendable, Equatable {
     var configValue: ConfigValue { get }
     /// The type's name in messages, for example `Bool` or `[String]`.
     static var configTypeName: String { get }
+    /// The converter that keys of this type hold. The built-in types keep one in a `static let`, which
+    /// all their keys share; the default makes a new one for each key.
+    static var configConverter: ValueConverter<Self> { get }
 }
 
 extension ConfigValueConvertible {
+    /// A new converter from this conformance, for each key.
+    public static var configConverter: ValueConverter<Self> { .conforming() }
+
     /// Default text coercion: the text must be JSON for this type.
     public init(configText: String) throws(ConversionError) {
         let value: ConfigValue
@@ -75,6 +81,8 @@ extension Bool: ConfigValueConvertible {
     public var configValue: ConfigValue { .bool(self) }
     /// `Bool`.
     public static var configTypeName: String { "Bool" }
+    /// The one converter every `Bool` key shares.
+    public static let configConverter = ValueConverter<Bool>.conforming()
 }
 
 extension Int: ConfigValueConvertible {
@@ -113,6 +121,8 @@ extension Int: ConfigValueConvertible {
     public var configValue: ConfigValue { .int(Int64(self)) }
     /// `Int`.
     public static var configTypeName: String { "Int" }
+    /// The one converter every `Int` key shares.
+    public static let configConverter = ValueConverter<Int>.conforming()
 }
 
 extension Double: ConfigValueConvertible {
@@ -134,6 +144,8 @@ extension Double: ConfigValueConvertible {
     public var configValue: ConfigValue { .double(self) }
     /// `Double`.
     public static var configTypeName: String { "Double" }
+    /// The one converter every `Double` key shares.
+    public static let configConverter = ValueConverter<Double>.conforming()
 }
 
 extension String: ConfigValueConvertible {
@@ -149,6 +161,8 @@ extension String: ConfigValueConvertible {
     public var configValue: ConfigValue { .string(self) }
     /// `String`.
     public static var configTypeName: String { "String" }
+    /// The one converter every `String` key shares.
+    public static let configConverter = ValueConverter<String>.conforming()
 }
 
 extension URL: ConfigValueConvertible {
@@ -169,6 +183,8 @@ extension URL: ConfigValueConvertible {
     public var configValue: ConfigValue { .string(absoluteString) }
     /// `URL`.
     public static var configTypeName: String { "URL" }
+    /// The one converter every `URL` key shares.
+    public static let configConverter = ValueConverter<URL>.conforming()
 }
 
 extension Array: ConfigValueConvertible where Element: ConfigValueConvertible {
