@@ -130,7 +130,7 @@ var package = Package(
             resources: [.copy("Resources/defaults.plist"), .copy("Resources/Settings.bundle")],
             swiftSettings: swiftSettings),
         // The keys and payloads that ReadProbe and the benchmarks share (not a product).
-        .target(name: "BenchmarkWorkloads", dependencies: ["ConfigDomain"], path: "Integration/Benchmarks/Workloads", swiftSettings: swiftSettings),
+        .target(name: "BenchmarkWorkloads", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Integration/Benchmarks/Workloads", swiftSettings: swiftSettings),
 
         // MARK: Test support (NOT a product, and no library target depends on it): the HTTP test server and
         // the waiting helpers the test targets share. It may use FlyingFox, as tests may.

@@ -1,4 +1,5 @@
 import ConfigDomain
+import ConfigPorts
 import FirebaseFormat
 import Foundation
 import Testing
@@ -250,18 +251,9 @@ struct FirebaseTemplateFormatTests {
     }
 }
 
-/// Collects reported problems. `@unchecked Sendable`: `items` is guarded by `lock`.
-private final class Collected: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [PayloadError] = []
-    func add(_ item: PayloadError) {
-        lock.lock()
-        items.append(item)
-        lock.unlock()
-    }
-    var all: [PayloadError] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items
-    }
+/// Collects reported problems.
+private final class Collected: Sendable {
+    private let items = Locked<[PayloadError]>([])
+    func add(_ item: PayloadError) { items.withLock { $0.append(item) } }
+    var all: [PayloadError] { items.current }
 }

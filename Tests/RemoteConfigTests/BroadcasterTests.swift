@@ -1,3 +1,4 @@
+import ConfigPorts
 import Foundation
 import Testing
 
@@ -8,20 +9,10 @@ import Testing
 @Suite("Broadcaster")
 struct BroadcasterTests {
     /// Collects what a handler is called with (the handler runs on the sending thread).
-    final class Received: @unchecked Sendable {
-        // @unchecked Sendable: `values` is only touched while holding `lock`.
-        private let lock = NSLock()
-        private var values: [Int] = []
-        func append(_ value: Int) {
-            lock.lock()
-            defer { lock.unlock() }
-            values.append(value)
-        }
-        var all: [Int] {
-            lock.lock()
-            defer { lock.unlock() }
-            return values
-        }
+    final class Received: Sendable {
+        private let values = Locked<[Int]>([])
+        func append(_ value: Int) { values.withLock { $0.append(value) } }
+        var all: [Int] { values.current }
     }
 
     @Test("elements sent before the first subscriber reach no one; a stream gets every later one, in order")

@@ -1,4 +1,5 @@
 import ConfigDomain
+import ConfigPorts
 import Foundation
 import RemoteConfig
 import TestDoubles
@@ -8,12 +9,10 @@ import Testing
 @Suite("Decodable keys: raw form and launch cost")
 struct DecodableKeyRawTests {
     /// Counts how often values of ``Theme`` are encoded, per test (each test uses its own counter).
-    final class EncodeCounter: @unchecked Sendable {
-        // @unchecked Sendable: `count` is only touched while holding `lock`.
-        private let lock = NSLock()
-        private var count = 0
-        func increment() { lock.withLock { count += 1 } }
-        var value: Int { lock.withLock { count } }
+    final class EncodeCounter: Sendable {
+        private let count = Locked(0)
+        func increment() { count.withLock { $0 += 1 } }
+        var value: Int { count.current }
     }
 
     struct Theme: Codable, Sendable, Equatable {

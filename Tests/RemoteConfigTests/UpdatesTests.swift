@@ -106,18 +106,8 @@ struct UpdatesTests {
 }
 
 /// Collects values from a Sendable closure, for assertions.
-final class Recorder<Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `storage` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var storage: [Value] = []
-    func append(_ value: Value) {
-        lock.lock()
-        storage.append(value)
-        lock.unlock()
-    }
-    var values: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
-    }
+final class Recorder<Value: Sendable>: Sendable {
+    private let storage = Locked<[Value]>([])
+    func append(_ value: Value) { storage.withLock { $0.append(value) } }
+    var values: [Value] { storage.current }
 }

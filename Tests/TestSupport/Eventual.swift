@@ -1,3 +1,4 @@
+import ConfigPorts
 import Dispatch
 import Foundation
 
@@ -5,39 +6,37 @@ import Foundation
 ///
 /// Test harnesses use it to wait for an event (a child's exit, a line of output, a request reaching a
 /// server) instead of sleeping. A time limit is a safety net of the harness, never a timed assertion.
-package final class Eventual<Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `value` and `waiters` are only touched while holding `lock`.
+package final class Eventual<Value: Sendable>: Sendable {
     private struct Waiter {
         var deliver: @Sendable (Value) -> Void
         var expire: @Sendable () -> Void
     }
 
-    private let lock = NSLock()
-    private var value: Value?
-    private var waiters: [UUID: Waiter] = [:]
+    private struct State {
+        var value: Value?
+        var waiters: [UUID: Waiter] = [:]
+    }
+
+    private let state = Locked(State())
 
     /// An eventual value that has not arrived yet.
     package init() {}
 
     /// The value, if it has arrived.
     package var current: Value? {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
+        state.withLock { $0.value }
     }
 
     /// Delivers `newValue` to every waiter, now and later; true only for the first call.
     @discardableResult
     package func set(_ newValue: Value) -> Bool {
-        lock.lock()
-        guard value == nil else {
-            lock.unlock()
-            return false
+        let waiting = state.withLock { state -> [Waiter]? in
+            guard state.value == nil else { return nil }
+            state.value = newValue
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
-        value = newValue
-        let waiting = waiters.values
-        waiters = [:]
-        lock.unlock()
+        guard let waiting else { return false }
         for waiter in waiting { waiter.deliver(newValue) }
         return true
     }
@@ -59,24 +58,22 @@ package final class Eventual<Value: Sendable>: @unchecked Sendable {
     }
 
     private func register(_ waiter: Waiter, timeout: TimeInterval?) {
-        lock.lock()
+        let id = UUID()
+        let value = state.withLock { state -> Value? in
+            if let value = state.value { return value }
+            state.waiters[id] = waiter
+            return nil
+        }
         if let value {
-            lock.unlock()
             waiter.deliver(value)
             return
         }
-        let id = UUID()
-        waiters[id] = waiter
-        lock.unlock()
         if let timeout {
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { self.expire(id) }
         }
     }
 
     private func expire(_ id: UUID) {
-        lock.lock()
-        let waiter = waiters.removeValue(forKey: id)
-        lock.unlock()
-        waiter?.expire()
+        state.withLock { $0.waiters.removeValue(forKey: id) }?.expire()
     }
 }

@@ -1,29 +1,22 @@
+import ConfigPorts
 import Foundation
 
 /// The faults waiting for the next requests, in order.
-final class FaultQueue: @unchecked Sendable {
-    // @unchecked Sendable: `faults` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var faults: [TestHTTPServer.Fault] = []
+final class FaultQueue: Sendable {
+    private let faults = Locked<[TestHTTPServer.Fault]>([])
 
     /// Adds `count` copies of `fault` at the end.
     func add(_ fault: TestHTTPServer.Fault, count: Int) {
-        lock.lock()
-        faults.append(contentsOf: Array(repeating: fault, count: count))
-        lock.unlock()
+        faults.withLock { $0.append(contentsOf: Array(repeating: fault, count: count)) }
     }
 
     /// Takes the next fault, if any.
     func next() -> TestHTTPServer.Fault? {
-        lock.lock()
-        defer { lock.unlock() }
-        return faults.isEmpty ? nil : faults.removeFirst()
+        faults.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }
 
     /// Removes every fault.
     func clear() {
-        lock.lock()
-        faults.removeAll()
-        lock.unlock()
+        faults.withLock { $0.removeAll() }
     }
 }

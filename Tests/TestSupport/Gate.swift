@@ -1,15 +1,18 @@
+import ConfigPorts
 import Foundation
 
 /// Holds the tasks that wait on it until the test releases them (never a sleep).
 ///
 /// ``open()`` lets every waiter through, now and later; ``releaseWaiting()`` lets through only
 /// those waiting now, and later waiters are held again.
-package final class Gate: @unchecked Sendable {
-    // @unchecked Sendable: `opened` and `round` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var opened = false
-    /// What the current waiters wait for; replaced by each ``releaseWaiting()``.
-    private var round = Eventual<Void>()
+package final class Gate: Sendable {
+    private struct State {
+        var opened = false
+        /// What the current waiters wait for; replaced by each ``releaseWaiting()``.
+        var round = Eventual<Void>()
+    }
+
+    private let state = Locked(State())
 
     /// A closed gate.
     package init() {}
@@ -21,26 +24,24 @@ package final class Gate: @unchecked Sendable {
 
     /// What a waiter waits for now, or nil when the gate is open.
     private func currentRound() -> Eventual<Void>? {
-        lock.lock()
-        defer { lock.unlock() }
-        return opened ? nil : round
+        state.withLock { $0.opened ? nil : $0.round }
     }
 
     /// Opens the gate for good, releasing every waiter.
     package func open() {
-        lock.lock()
-        opened = true
-        let current = round
-        lock.unlock()
+        let current = state.withLock { state -> Eventual<Void> in
+            state.opened = true
+            return state.round
+        }
         current.set(())
     }
 
     /// Releases the tasks waiting now; the gate stays closed to later ones.
     package func releaseWaiting() {
-        lock.lock()
-        let current = round
-        round = Eventual()
-        lock.unlock()
+        let current = state.withLock { state -> Eventual<Void> in
+            defer { state.round = Eventual() }
+            return state.round
+        }
         current.set(())
     }
 }

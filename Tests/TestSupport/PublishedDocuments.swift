@@ -1,3 +1,4 @@
+import ConfigPorts
 import FlyingFox
 import FlyingSocks
 import Foundation
@@ -16,32 +17,33 @@ package struct PublishedDocument: Sendable {
 
 /// The documents a ``TestHTTPServer`` serves by path, each version with a new `ETag` and a later
 /// `Last-Modified`, answered with `304` when the request's validators match.
-final class PublishedDocuments: @unchecked Sendable {
-    // @unchecked Sendable: `documents` and `version` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var documents: [String: PublishedDocument] = [:]
-    private var version = 0
+final class PublishedDocuments: Sendable {
+    private struct State {
+        var documents: [String: PublishedDocument] = [:]
+        var version = 0
+    }
+
+    private let state = Locked(State())
 
     /// A fixed, whole-second base so `Last-Modified` round-trips exactly.
     private static let epoch = Date(timeIntervalSince1970: 1_700_000_000)
 
     /// Publishes a new version of the document at `path`.
     func publish(_ body: Data, at path: String, cacheControl: String?) -> PublishedDocument {
-        lock.lock()
-        defer { lock.unlock() }
-        version += 1
-        let document = PublishedDocument(
-            body: body, etag: "\"v\(version)\"", lastModified: Self.epoch.addingTimeInterval(TimeInterval(version * 60)),
-            cacheControl: cacheControl)
-        documents[path] = document
-        return document
+        state.withLock { state -> PublishedDocument in
+            state.version += 1
+            let version = state.version
+            let document = PublishedDocument(
+                body: body, etag: "\"v\(version)\"", lastModified: Self.epoch.addingTimeInterval(TimeInterval(version * 60)),
+                cacheControl: cacheControl)
+            state.documents[path] = document
+            return document
+        }
     }
 
     /// The document at `path`, if one was published.
     func document(at path: String) -> PublishedDocument? {
-        lock.lock()
-        defer { lock.unlock() }
-        return documents[path]
+        state.withLock { $0.documents[path] }
     }
 
     /// The document at the request's path, or a `304` when the request's validators match it: a

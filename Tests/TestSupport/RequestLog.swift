@@ -1,3 +1,4 @@
+import ConfigPorts
 import FlyingFox
 import Foundation
 
@@ -12,32 +13,24 @@ package struct RecordedRequest: Sendable {
 }
 
 /// The requests a server received, in order, each with the status it got.
-final class RequestLog: @unchecked Sendable {
-    // @unchecked Sendable: `entries` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var entries: [RecordedRequest] = []
+final class RequestLog: Sendable {
+    private let entries = Locked<[RecordedRequest]>([])
 
     /// Records `request`, not answered yet, and returns its index.
     func begin(_ request: HTTPRequest) -> Int {
         var headers: [String: String] = [:]
         for (name, value) in request.headers { headers[name.rawValue.lowercased()] = value }
-        lock.lock()
-        defer { lock.unlock() }
-        entries.append(RecordedRequest(path: request.path, headers: headers, status: 0))
-        return entries.count - 1
+        return entries.withLock { entries in
+            entries.append(RecordedRequest(path: request.path, headers: headers, status: 0))
+            return entries.count - 1
+        }
     }
 
     /// Records the status the request at `index` got.
     func finish(_ index: Int, status: Int) {
-        lock.lock()
-        entries[index].status = status
-        lock.unlock()
+        entries.withLock { $0[index].status = status }
     }
 
     /// Every request so far.
-    var all: [RecordedRequest] {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries
-    }
+    var all: [RecordedRequest] { entries.current }
 }

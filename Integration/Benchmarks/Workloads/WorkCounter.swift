@@ -1,3 +1,4 @@
+import ConfigPorts
 import Foundation
 
 /// Hands out a total of work in chunks, so parallel readers each take the next chunk when done and
@@ -6,11 +7,9 @@ import Foundation
 /// With a fixed share per reader, a reader that another process slowed would set the wall time
 /// alone, and a throughput figure would measure the machine's noise. Taking a chunk costs one lock
 /// round trip per ``chunk`` units.
-///
-/// `@unchecked Sendable`: `handedOut` is only read and written while holding `lock`.
-package final class WorkCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var handedOut = 0
+package final class WorkCounter: Sendable {
+    /// The units handed out so far.
+    private let handedOut = Locked(0)
     /// The work to hand out in all.
     package let total: Int
     /// The most one ``take()`` hands out.
@@ -24,7 +23,7 @@ package final class WorkCounter: @unchecked Sendable {
 
     /// The size of the next chunk, or nil when every unit has been handed out.
     package func take() -> Int? {
-        let first = lock.withLock {
+        let first = handedOut.withLock { handedOut in
             defer { handedOut += chunk }
             return handedOut
         }

@@ -4,11 +4,9 @@ import Foundation
 
 /// Wraps a payload format and remembers the key names of the last payload it decoded, so the
 /// tool can list every key of the snapshot the client holds (fetched or loaded from the cache).
-final class KeyListingFormat: PayloadFormat, @unchecked Sendable {
-    // @unchecked Sendable: `names` is only read or written while holding `lock`; `inner` is immutable.
+final class KeyListingFormat: PayloadFormat {
     private let inner: any PayloadFormat
-    private let lock = NSLock()
-    private var names: [String] = []
+    private let names = Locked<[String]>([])
 
     /// Wraps `inner`.
     init(_ inner: any PayloadFormat = PlainJSONFormat()) { self.inner = inner }
@@ -16,17 +14,11 @@ final class KeyListingFormat: PayloadFormat, @unchecked Sendable {
     var name: String { inner.name }
 
     /// The keys of the last payload decoded successfully, sorted.
-    var lastKeys: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return names
-    }
+    var lastKeys: [String] { names.current }
 
     func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] {
         let values = try inner.decode(bytes)
-        lock.lock()
-        names = values.keys.sorted()
-        lock.unlock()
+        names.withLock { $0 = values.keys.sorted() }
         return values
     }
 }

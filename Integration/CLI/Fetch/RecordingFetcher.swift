@@ -4,9 +4,7 @@ import Foundation
 
 /// Wraps a fetcher and records each exchange (what was sent, what came back, how long it took),
 /// so `fetch` can print the status, validators, size and time of the real request the client made.
-final class RecordingFetcher: ConfigFetcher, @unchecked Sendable {
-    // @unchecked Sendable: `recorded` is only read or written while holding `lock`; `inner` is immutable.
-
+final class RecordingFetcher: ConfigFetcher {
     /// One call of the wrapped fetcher.
     struct Exchange: Sendable {
         /// The validators the client sent (empty for an unconditional fetch).
@@ -28,18 +26,13 @@ final class RecordingFetcher: ConfigFetcher, @unchecked Sendable {
     }
 
     private let inner: any ConfigFetcher
-    private let lock = NSLock()
-    private var recorded: [Exchange] = []
+    private let recorded = Locked<[Exchange]>([])
 
     /// Wraps `inner`.
     init(_ inner: any ConfigFetcher) { self.inner = inner }
 
     /// The exchanges so far, oldest first.
-    var exchanges: [Exchange] {
-        lock.lock()
-        defer { lock.unlock() }
-        return recorded
-    }
+    var exchanges: [Exchange] { recorded.current }
 
     func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -60,8 +53,6 @@ final class RecordingFetcher: ConfigFetcher, @unchecked Sendable {
     }
 
     private func record(_ exchange: Exchange) {
-        lock.lock()
-        recorded.append(exchange)
-        lock.unlock()
+        recorded.withLock { $0.append(exchange) }
     }
 }

@@ -1,3 +1,4 @@
+import ConfigPorts
 import FlyingFox
 import FlyingSocks
 import Foundation
@@ -132,35 +133,32 @@ final class DevConfigServer: Sendable {
 }
 
 /// The first of "listening" or "failed", delivered once to one waiter.
-private final class StartOutcome: @unchecked Sendable {
-    // @unchecked Sendable: `result` and `waiter` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var result: Result<Void, any Error>?
-    private var waiter: CheckedContinuation<Result<Void, any Error>, Never>?
+private final class StartOutcome: Sendable {
+    private struct State {
+        var result: Result<Void, any Error>?
+        var waiter: CheckedContinuation<Result<Void, any Error>, Never>?
+    }
+
+    private let state = Locked(State())
 
     func finish(_ value: Result<Void, any Error>) {
-        lock.lock()
-        guard result == nil else {
-            lock.unlock()
-            return
+        let waiting = state.withLock { state -> CheckedContinuation<Result<Void, any Error>, Never>? in
+            guard state.result == nil else { return nil }
+            state.result = value
+            defer { state.waiter = nil }
+            return state.waiter
         }
-        result = value
-        let waiting = waiter
-        waiter = nil
-        lock.unlock()
         waiting?.resume(returning: value)
     }
 
     func value() async -> Result<Void, any Error> {
         await withCheckedContinuation { continuation in
-            lock.lock()
-            if let result {
-                lock.unlock()
-                continuation.resume(returning: result)
-            } else {
-                waiter = continuation
-                lock.unlock()
+            let result = state.withLock { state -> Result<Void, any Error>? in
+                if let result = state.result { return result }
+                state.waiter = continuation
+                return nil
             }
+            if let result { continuation.resume(returning: result) }
         }
     }
 }

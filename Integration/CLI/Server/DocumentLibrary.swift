@@ -17,10 +17,7 @@ import Foundation
 ///
 /// A version that is not a JSON object is refused, with the parser's byte offset and reason, and
 /// the last good version keeps being served.
-final class DocumentLibrary: @unchecked Sendable {
-    // @unchecked Sendable: `entries` is only read or written while holding `lock`; `root` and
-    // `isDirectory` are set once in `init`.
-
+final class DocumentLibrary: Sendable {
     /// One served version of a file.
     struct Document: Sendable, Hashable {
         /// The URL path, for example `/config.json`.
@@ -77,8 +74,8 @@ final class DocumentLibrary: @unchecked Sendable {
     let root: URL
     /// Whether ``root`` is a directory.
     let isDirectory: Bool
-    private let lock = NSLock()
-    private var entries: [String: Entry] = [:]
+    /// What is known of each served file, by URL path.
+    private let entries = Locked<[String: Entry]>([:])
 
     /// Opens `path`, or throws a one-line reason when it is neither a file nor a directory.
     init(path: String) throws(CLIFailure) {
@@ -93,15 +90,16 @@ final class DocumentLibrary: @unchecked Sendable {
 
     /// The URL paths served, sorted.
     var paths: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries.keys.sorted()
+        entries.withLock { $0.keys.sorted() }
     }
 
     /// Re-reads every file whose stamp changed, and returns what changed.
     func refresh() -> [Change] {
-        lock.lock()
-        defer { lock.unlock() }
+        entries.withLock { refresh(&$0) }
+    }
+
+    /// The work of ``refresh()``, done while holding the lock on `entries`.
+    private func refresh(_ entries: inout [String: Entry]) -> [Change] {
         var changes: [Change] = []
         var seen: Set<String> = []
         for file in currentFiles() {
@@ -157,13 +155,13 @@ final class DocumentLibrary: @unchecked Sendable {
 
     /// The document for a request path (`/` means the file when serving a single file).
     func lookup(_ requestPath: String) -> Lookup {
-        lock.lock()
-        defer { lock.unlock() }
-        var path = requestPath
-        if path == "/" || path.isEmpty, !isDirectory, let only = entries.keys.first { path = only }
-        guard let entry = entries[path] else { return .notFound(available: entries.keys.sorted()) }
-        if let good = entry.good { return .document(good) }
-        return .refused(reason: entry.refusal ?? "the file has not been read yet")
+        entries.withLock { entries -> Lookup in
+            var path = requestPath
+            if path == "/" || path.isEmpty, !isDirectory, let only = entries.keys.first { path = only }
+            guard let entry = entries[path] else { return .notFound(available: entries.keys.sorted()) }
+            if let good = entry.good { return .document(good) }
+            return .refused(reason: entry.refusal ?? "the file has not been read yet")
+        }
     }
 
     /// Why `bytes` cannot be served as a config, or nil when they can.

@@ -1,3 +1,4 @@
+import ConfigPorts
 import Foundation
 
 /// The misbehaviour a dev server simulates: a slow answer, failures at some rate, a cut body.
@@ -46,20 +47,18 @@ struct TroubleSettings: Sendable, Hashable {
 }
 
 /// A deterministic sequence of numbers in `0..<1` (SplitMix64), so `--seed` repeats the same failures.
-final class FaultSequence: @unchecked Sendable {
-    // @unchecked Sendable: `state` is only read or written while holding `lock`.
-    private let lock = NSLock()
-    private var state: UInt64
+final class FaultSequence: Sendable {
+    private let state: Locked<UInt64>
 
     /// Starts the sequence at `seed`.
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { state = Locked(seed) }
 
     /// The next number in `0..<1`.
     func next() -> Double {
-        lock.lock()
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        lock.unlock()
+        var z = state.withLock { state in
+            state &+= 0x9E37_79B9_7F4A_7C15
+            return state
+        }
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         z ^= z >> 31

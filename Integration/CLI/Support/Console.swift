@@ -1,3 +1,4 @@
+import ConfigPorts
 import Foundation
 
 #if canImport(Glibc)
@@ -11,10 +12,7 @@ import Foundation
 /// Colour is off when the stream is not a TTY, when `NO_COLOR` is set, or when `TERM` is `dumb`.
 /// Every line is written at once with `write(2)`, so a process reading the tool's output through a
 /// pipe sees each line as soon as it is printed.
-final class Console: @unchecked Sendable {
-    // @unchecked Sendable: the only mutable state is the file handles' position, and every write
-    // happens while holding `lock`, so lines from different threads never interleave.
-
+final class Console: Sendable {
     /// A text style, rendered as an ANSI escape on a terminal and as nothing elsewhere.
     enum Style: String, Sendable {
         case bold = "1"
@@ -36,7 +34,8 @@ final class Console: @unchecked Sendable {
     let colorsErrors: Bool
     /// Whether standard error is a terminal (progress is shown only there).
     let errorIsTerminal: Bool
-    private let lock = NSLock()
+    /// Held during every write, so lines from different threads never interleave.
+    private let writing = Locked(())
 
     init() {
         let environment = ProcessInfo.processInfo.environment
@@ -90,9 +89,7 @@ final class Console: @unchecked Sendable {
     }
 
     private func write(_ text: String, to handle: FileHandle) {
-        lock.lock()
-        defer { lock.unlock() }
-        handle.write(Data(text.utf8))
+        writing.withLock { _ in handle.write(Data(text.utf8)) }
     }
 
     private static func apply(_ styles: [Style], to text: String, enabled: Bool) -> String {

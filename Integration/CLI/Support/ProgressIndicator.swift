@@ -1,28 +1,35 @@
+import ConfigPorts
 import Foundation
 
 /// A spinner with a message on standard error while a long operation runs, only on a terminal.
 ///
 /// Off a terminal it prints nothing, so piped output and logs stay clean.
-final class ProgressIndicator: @unchecked Sendable {
-    // @unchecked Sendable: `message` and `finished` are only touched while holding `lock`;
-    // `task` is set once in `init` and only cancelled afterwards.
-    private let lock = NSLock()
-    private var message: String
-    private var finished = false
-    private var task: Task<Void, Never>?
+final class ProgressIndicator: Sendable {
+    private struct State {
+        var message: String
+        var finished = false
+    }
+
+    private let state: Locked<State>
+    private let task: Task<Void, Never>?
     private let console: Console
 
     /// Starts showing `message` (when standard error is a terminal).
     init(_ message: String, console: Console = .shared) {
-        self.message = message
+        let state = Locked(State(message: message))
+        self.state = state
         self.console = console
-        guard console.errorIsTerminal else { return }
+        guard console.errorIsTerminal else {
+            task = nil
+            return
+        }
         let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
-        task = Task { [weak self] in
+        // The spinner holds the state, not `self`, so dropping the indicator stops it (in `deinit`).
+        task = Task {
             var frame = 0
             while !Task.isCancelled {
-                guard let self, let text = self.currentMessage() else { return }
-                self.console.transient("\r\u{1B}[K\(frames[frame % frames.count]) \(text)")
+                guard let text = state.withLock({ $0.finished ? nil : $0.message }) else { return }
+                console.transient("\r\u{1B}[K\(frames[frame % frames.count]) \(text)")
                 frame += 1
                 try? await Task.sleep(nanoseconds: 80_000_000)
             }
@@ -31,26 +38,18 @@ final class ProgressIndicator: @unchecked Sendable {
 
     /// Replaces the message.
     func update(_ text: String) {
-        lock.lock()
-        message = text
-        lock.unlock()
+        state.withLock { $0.message = text }
     }
 
     /// Stops the spinner and clears its line.
     func finish() {
-        lock.lock()
-        let wasFinished = finished
-        finished = true
-        lock.unlock()
+        let wasFinished = state.withLock { state -> Bool in
+            defer { state.finished = true }
+            return state.finished
+        }
         guard !wasFinished, let task else { return }
         task.cancel()
         console.transient("\r\u{1B}[K")
-    }
-
-    private func currentMessage() -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return finished ? nil : message
     }
 
     deinit { task?.cancel() }

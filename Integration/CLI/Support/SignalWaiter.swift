@@ -1,3 +1,4 @@
+import ConfigPorts
 import Dispatch
 import Foundation
 
@@ -11,13 +12,15 @@ import Foundation
 ///
 /// A process started by another one may inherit a signal mask that blocks SIGTERM (children of
 /// `swift test` do). ``prepare()`` unblocks both signals first, so `kill <pid>` always works.
-final class SignalWaiter: @unchecked Sendable {
-    // @unchecked Sendable: `sources` is written once in `init`; `continuation` and `received`
-    // are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Int32, Never>?
-    private var received: Int32?
-    private var sources: [any DispatchSourceSignal] = []
+final class SignalWaiter: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Int32, Never>?
+        var received: Int32?
+        /// The signal sources, kept to cancel them.
+        var sources: [any DispatchSourceSignal] = []
+    }
+
+    private let state = Locked(State())
     private let queue = DispatchQueue(label: "remote-config.signals")
 
     /// Unblocks SIGINT and SIGTERM for this thread and the process, and starts listening for them.
@@ -29,7 +32,7 @@ final class SignalWaiter: @unchecked Sendable {
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             source.setEventHandler { [weak self] in self?.deliver(signalNumber) }
             source.resume()
-            sources.append(source)
+            state.withLock { $0.sources.append(source) }
         }
     }
 
@@ -46,20 +49,18 @@ final class SignalWaiter: @unchecked Sendable {
     /// Suspends until SIGINT or SIGTERM arrives, and returns which.
     func wait() async -> Int32 {
         await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-            lock.lock()
-            if let received {
-                lock.unlock()
-                continuation.resume(returning: received)
-            } else {
-                self.continuation = continuation
-                lock.unlock()
+            let received = state.withLock { state -> Int32? in
+                if let received = state.received { return received }
+                state.continuation = continuation
+                return nil
             }
+            if let received { continuation.resume(returning: received) }
         }
     }
 
     /// Stops listening and restores the default actions.
     func cancel() {
-        for source in sources { source.cancel() }
+        for source in state.withLock({ $0.sources }) { source.cancel() }
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
     }
@@ -70,16 +71,14 @@ final class SignalWaiter: @unchecked Sendable {
     }
 
     private func deliver(_ signalNumber: Int32) {
-        lock.lock()
-        guard received == nil else {
-            lock.unlock()
-            // A second Ctrl-C while stopping: stop at once.
-            _exit(128 + signalNumber)
+        let (isFirst, waiting) = state.withLock { state -> (Bool, CheckedContinuation<Int32, Never>?) in
+            guard state.received == nil else { return (false, nil) }
+            state.received = signalNumber
+            defer { state.continuation = nil }
+            return (true, state.continuation)
         }
-        received = signalNumber
-        let waiting = continuation
-        continuation = nil
-        lock.unlock()
+        // A second Ctrl-C while stopping: stop at once.
+        guard isFirst else { _exit(128 + signalNumber) }
         waiting?.resume(returning: signalNumber)
     }
 }

@@ -79,10 +79,13 @@ let sources: [any OverrideSource] = [
 ]
 let problems = ProblemLog()
 var builder = RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: "{}"))
-    .observer(ClosureObserver { event in
-        if case .overrideProblem(let source, let message) = event { problems.append(source: source, message: message) }
-    })
-    .register(Keys.newCheckout, Keys.maxRetries, Keys.sampleRate, Keys.apiBaseURL, Keys.theme, Keys.tags, Keys.banner, Keys.apiToken)
+    .observer(
+        ClosureObserver { event in
+            if case .overrideProblem(let source, let message) = event { problems.append(source: source, message: message) }
+        }
+    )
+    .register(
+        Keys.newCheckout, Keys.maxRetries, Keys.sampleRate, Keys.apiBaseURL, Keys.theme, Keys.tags, Keys.banner, Keys.apiToken)
 for source in sources { builder = builder.override(source) }
 let client: RemoteConfigClient
 do {
@@ -105,18 +108,10 @@ for (source, message) in problems.entries {
 }
 
 /// Problems reported by override sources through the client's events, in order.
-final class ProblemLog: @unchecked Sendable {
-    // @unchecked Sendable: `storage` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var storage: [(String, String)] = []
+final class ProblemLog: Sendable {
+    private let storage = Locked<[(String, String)]>([])
     func append(source: String, message: String) {
-        lock.lock()
-        storage.append((source, message))
-        lock.unlock()
+        storage.withLock { $0.append((source, message)) }
     }
-    var entries: [(String, String)] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
-    }
+    var entries: [(String, String)] { storage.current }
 }

@@ -1,21 +1,23 @@
+import ConfigPorts
 import Foundation
 import TestSupport
 
 /// What a child process writes to one pipe, collected as it arrives, with waits for a line or the end.
-final class ChildOutput: @unchecked Sendable {
-    // @unchecked Sendable: `bytes`, `complete`, `partial`, `ended` and `waiters` are only touched
-    // while holding `lock`.
+final class ChildOutput: Sendable {
     private struct LineWaiter {
         var predicate: @Sendable (String) -> Bool
         var found: Eventual<String?>
     }
 
-    private let lock = NSLock()
-    private var bytes = Data()
-    private var complete: [String] = []
-    private var partial = Data()
-    private var ended = false
-    private var waiters: [LineWaiter] = []
+    private struct State {
+        var bytes = Data()
+        var complete: [String] = []
+        var partial = Data()
+        var ended = false
+        var waiters: [LineWaiter] = []
+    }
+
+    private let state = Locked(State())
     private let end = Eventual<Void>()
 
     private init() {}
@@ -44,16 +46,12 @@ final class ChildOutput: @unchecked Sendable {
 
     /// Everything written so far, as UTF-8.
     var text: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: bytes, as: UTF8.self)
+        state.withLock { String(decoding: $0.bytes, as: UTF8.self) }
     }
 
     /// The lines so far, without their line feeds; an unterminated last line counts once the output ends.
     var lines: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return complete
+        state.withLock { $0.complete }
     }
 
     /// The first line, already written or still to come, that satisfies `predicate`; nil when the
@@ -72,23 +70,21 @@ final class ChildOutput: @unchecked Sendable {
     /// already there (or the output has ended), otherwise when one arrives.
     private func register(_ predicate: @escaping @Sendable (String) -> Bool) -> Eventual<String?> {
         let found = Eventual<String?>()
-        lock.lock()
-        defer { lock.unlock() }
-        if let match = complete.first(where: predicate) {
-            found.set(match)
-        } else if ended {
-            found.set(nil)
-        } else {
-            waiters.append(LineWaiter(predicate: predicate, found: found))
+        state.withLock { state in
+            if let match = state.complete.first(where: predicate) {
+                found.set(match)
+            } else if state.ended {
+                found.set(nil)
+            } else {
+                state.waiters.append(LineWaiter(predicate: predicate, found: found))
+            }
         }
         return found
     }
 
     /// Drops a wait that gave up.
     private func forget(_ found: Eventual<String?>) {
-        lock.lock()
-        waiters.removeAll { $0.found === found }
-        lock.unlock()
+        state.withLock { $0.waiters.removeAll { $0.found === found } }
     }
 
     /// Waits until the output ends; false when `timeout` seconds (a safety net) pass first.
@@ -98,34 +94,35 @@ final class ChildOutput: @unchecked Sendable {
     }
 
     private func append(_ data: Data) {
-        lock.lock()
-        bytes.append(data)
-        partial.append(data)
-        var added: [String] = []
-        while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
-            added.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
-            partial = Data(partial[partial.index(after: newline)...])
+        let matched = state.withLock { state -> [(Eventual<String?>, String)] in
+            state.bytes.append(data)
+            state.partial.append(data)
+            var added: [String] = []
+            while let newline = state.partial.firstIndex(of: UInt8(ascii: "\n")) {
+                added.append(String(decoding: state.partial[state.partial.startIndex..<newline], as: UTF8.self))
+                state.partial = Data(state.partial[state.partial.index(after: newline)...])
+            }
+            state.complete.append(contentsOf: added)
+            var matched: [(Eventual<String?>, String)] = []
+            state.waiters.removeAll { waiter in
+                guard let line = added.first(where: waiter.predicate) else { return false }
+                matched.append((waiter.found, line))
+                return true
+            }
+            return matched
         }
-        complete.append(contentsOf: added)
-        var matched: [(Eventual<String?>, String)] = []
-        waiters.removeAll { waiter in
-            guard let line = added.first(where: waiter.predicate) else { return false }
-            matched.append((waiter.found, line))
-            return true
-        }
-        lock.unlock()
         for (found, line) in matched { found.set(line) }
     }
 
     private func finish() {
-        lock.lock()
-        let last = partial.isEmpty ? nil : String(decoding: partial, as: UTF8.self)
-        if let last { complete.append(last) }
-        partial = Data()
-        ended = true
-        let unmatched = waiters
-        waiters = []
-        lock.unlock()
+        let (last, unmatched) = state.withLock { state -> (String?, [LineWaiter]) in
+            let last = state.partial.isEmpty ? nil : String(decoding: state.partial, as: UTF8.self)
+            if let last { state.complete.append(last) }
+            state.partial = Data()
+            state.ended = true
+            defer { state.waiters = [] }
+            return (last, state.waiters)
+        }
         for waiter in unmatched { waiter.found.set(last.flatMap { waiter.predicate($0) ? $0 : nil }) }
         end.set(())
     }
