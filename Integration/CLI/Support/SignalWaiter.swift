@@ -11,7 +11,7 @@ import Foundation
 /// Waits for SIGINT (Ctrl-C) or SIGTERM with dispatch signal sources, so a server stops cleanly.
 ///
 /// A process started by another one may inherit a signal mask that blocks SIGTERM (children of
-/// `swift test` do). ``prepare()`` unblocks both signals first, so `kill <pid>` always works.
+/// `swift test` do). ``unblock()`` unblocks both signals first, so `kill <pid>` always works.
 final class SignalWaiter: Sendable {
     private struct State {
         var continuation: CheckedContinuation<Int32, Never>?
