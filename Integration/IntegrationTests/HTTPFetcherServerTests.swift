@@ -10,10 +10,11 @@ import Testing
 struct HTTPFetcherServerTests {
     private static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
+    /// A fetcher of `server`; its 30 s timeout is never reached by a working test, only on a loaded machine.
     private static func fetcher(_ server: TestHTTPServer, _ change: (inout HTTPFetcher.Configuration) -> Void = { _ in }) throws
         -> HTTPFetcher
     {
-        var configuration = HTTPFetcher.Configuration(timeout: 5, maxBodySize: 256 * 1024, now: { now })
+        var configuration = HTTPFetcher.Configuration(timeout: 30, maxBodySize: 256 * 1024, now: { now })
         change(&configuration)
         return try HTTPFetcher(url: server.url(), configuration: configuration)
     }
