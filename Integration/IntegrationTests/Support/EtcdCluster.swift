@@ -165,9 +165,14 @@ final class EtcdCluster: Sendable {
 
     /// Freezes member `index` (SIGSTOP): its connections stay open and say nothing. The admin
     /// operations leave it alone until ``thaw(_:)``.
+    ///
+    /// Returns once the member has stopped: a signal is delivered at the process's next scheduling
+    /// point, and a write made before that could still reach it and be answered.
     func freeze(_ index: Int) {
         frozen.withLock { _ = $0.insert(index) }
-        processes.withLock { $0[index] }?.send(SIGSTOP)
+        guard let child = processes.withLock({ $0[index] }), child.send(SIGSTOP) else { return }
+        var info = siginfo_t()
+        _ = waitid(P_PID, id_t(child.pid), &info, WSTOPPED | WNOWAIT)  // WNOWAIT: the child stays waitable
     }
 
     /// Lets a frozen member `index` run again (SIGCONT).
