@@ -98,9 +98,11 @@ public struct RemoteConfigBuilder: Sendable {
     ///
     /// Polling (``periodicRefresh(every:)``) stays useful beside it, for changes a dropped connection missed.
     ///
-    /// - Parameter provider: the name of the provider whose server the source watches, as given to
-    ///   ``fetcher(_:name:precedence:format:)``; nil (the default) for the builder's own fetcher.
-    ///   `build()` throws `.unknownProvider` for a name no provider has.
+    /// - Parameters:
+    ///   - source: the transport whose signals start refreshes or deliver payloads.
+    ///   - provider: the name of the provider whose server the source watches, as given to
+    ///     ``fetcher(_:name:precedence:format:)``; nil (the default) for the builder's own fetcher.
+    ///     `build()` throws `.unknownProvider` for a name no provider has.
     public func push(_ source: any ChangeSignalSource, to provider: String? = nil) -> Self {
         var copy = self
         copy.settings.pushSources.append((source, provider))

@@ -64,7 +64,7 @@ public final class RemoteConfigClient: Sendable {
     ///
     /// A registered key (any key with a registered key's name and type) returns its resolved value.
     /// Any other key is resolved on the spot through the same layers and its own rules, and a
-    /// ``ConfigEvent`` says so once.
+    /// `ConfigEvent` says so once.
     @inlinable
     public subscript<Value>(key: ConfigKey<Value>) -> Value {
         if let slot = registry.slot(named: key.name, hash: key.nameHash),
