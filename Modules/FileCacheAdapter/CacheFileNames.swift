@@ -78,8 +78,7 @@ public struct CacheFileNames: Sendable, Hashable {
 
     /// The stem of `name`; see the type's documentation.
     static func stem(for name: String) -> String {
-        let isASCII = name.utf8.allSatisfy { $0 < 0x80 }  // already in normal form C, and normalising it is not free
-        let bytes = Array((isASCII ? name : name.precomposedStringWithCanonicalMapping).utf8)
+        let bytes = Array(name.precomposedStringWithCanonicalMapping.utf8)
         if bytes.isEmpty { return "%" }
         var stem = ""
         for (index, byte) in bytes.enumerated() {

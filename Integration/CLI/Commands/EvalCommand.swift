@@ -35,12 +35,7 @@ struct EvalCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let context = try ContextArgument.parse(self.context)
-            let bytes: Data
-            do {
-                bytes = try Data(contentsOf: URL(fileURLWithPath: config))
-            } catch {
-                throw CLIFailure.input("cannot read the config \(config): \(FileProblem.describe(error))")
-            }
+            let bytes = try CommandInputs.config(at: config)
             let decoded: (dialect: TargetingDocument.Dialect?, payload: DecodedPayload)
             do throws(PayloadError) {
                 decoded = try TargetingDocument.decode(bytes)

@@ -97,12 +97,7 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     private func perform() async throws(CLIFailure) -> FetchReport {
-        let manifest: KeyManifest?
-        do throws(ManifestError) {
-            manifest = try keys.map { path throws(ManifestError) in try KeyManifest.load(path: path) }
-        } catch {
-            throw CLIFailure.input("invalid key manifest: \(error)")
-        }
+        let manifest = try keys.map { path throws(CLIFailure) in try CommandInputs.manifest(at: path) }
         guard let target = URL(string: url), target.scheme != nil, target.host != nil else {
             throw CLIFailure.input("\"\(url)\" is not an absolute URL; use http://127.0.0.1:8080/config.json or https://…")
         }

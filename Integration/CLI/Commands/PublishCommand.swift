@@ -75,20 +75,10 @@ struct PublishCommand: AsyncParsableCommand {
     /// The file's bytes once they pass the same checks as `validate` (with an empty manifest
     /// without --keys, which checks that it is a JSON object).
     private func checkedDocument() throws(CLIFailure) -> Data {
-        var manifest = KeyManifest(source: "", keys: [])
-        if let keys {
-            do throws(ManifestError) {
-                manifest = try KeyManifest.load(path: keys)
-            } catch {
-                throw CLIFailure.input("invalid key manifest: \(error)")
-            }
-        }
-        let bytes: Data
-        do {
-            bytes = try Data(contentsOf: URL(fileURLWithPath: config))
-        } catch {
-            throw CLIFailure.input("cannot read the config \(config): \(FileProblem.describe(error))")
-        }
+        let manifest =
+            try keys.map { path throws(CLIFailure) in try CommandInputs.manifest(at: path) }
+            ?? KeyManifest(source: "", keys: [])
+        let bytes = try CommandInputs.config(at: config)
         let result: ConfigValidation
         do throws(ConfigFileError) {
             result = try ConfigValidation.check(bytes, source: config, manifest: manifest)

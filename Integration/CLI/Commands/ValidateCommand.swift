@@ -50,18 +50,8 @@ struct ValidateCommand: AsyncParsableCommand {
         try await reportingFailures {
             if try RuleCheck.validate(path: config, json: json) { return }
             guard let keys else { throw CLIFailure.input("--keys <manifest.json> is needed to validate a plain JSON config") }
-            let manifest: KeyManifest
-            do throws(ManifestError) {
-                manifest = try KeyManifest.load(path: keys)
-            } catch {
-                throw CLIFailure.input("invalid key manifest: \(error)")
-            }
-            let bytes: Data
-            do {
-                bytes = try Data(contentsOf: URL(fileURLWithPath: config))
-            } catch {
-                throw CLIFailure.input("cannot read the config \(config): \(FileProblem.describe(error))")
-            }
+            let manifest = try CommandInputs.manifest(at: keys)
+            let bytes = try CommandInputs.config(at: config)
             let result: ConfigValidation
             do throws(ConfigFileError) {
                 result = try ConfigValidation.check(bytes, source: config, manifest: manifest)
