@@ -51,12 +51,7 @@ public struct OverrideSnapshot: Sendable, Hashable {
 /// One override: a value or text to coerce, and exactly where it came from.
 public struct OverrideValue: Sendable, Hashable {
     /// A parsed value, or text typed by a person to be coerced to the key's type.
-    public enum Content: Sendable, Hashable {
-        /// A value, converted with the key's strict rules.
-        case value(ConfigValue)
-        /// Text, coerced leniently (`yes` is `true` for a `Bool` key; JSON text for arrays).
-        case text(String)
-    }
+    public typealias Content = CandidateValue
 
     /// The value or text.
     public var content: Content

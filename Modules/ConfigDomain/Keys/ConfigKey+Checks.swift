@@ -6,80 +6,53 @@ extension ConfigKey {
     ///
     /// - Parameter origin: where the value came from (a layer, a variable), kept in the rejection.
     public func resolve(_ value: ConfigValue, origin: String? = nil) -> Result<Value, Rejection> {
-        Result { () throws(Rejection) in try accepted(value, origin: origin) }
+        accept(.value(value), origin: origin).map(ValueBox<Value>.unbox)
     }
 
     /// Coerces override text and runs every rule.
     public func resolve(text: String, origin: String? = nil) -> Result<Value, Rejection> {
-        Result { () throws(Rejection) in try accepted(text: text, origin: origin) }
+        accept(.text(text), origin: origin).map(ValueBox<Value>.unbox)
     }
 
-    /// ``resolve(_:origin:)`` for a client's activation, which runs it for every key: a thrown rejection.
-    package func accepted(_ value: ConfigValue, origin: @autoclosure () -> String?) throws(Rejection) -> Value {
-        let typed: Value
-        do throws(ConversionError) {
-            typed = try converter.fromValue(value)
-        } catch {
-            throw rejection(
-                found: value.jsonText(), secrets: Self.leafTexts(of: value), rule: "type(\(converter.typeName))",
-                reason: error.reason, origin: origin())
+    /// Converts and checks one candidate for a client's activation: the typed value in a
+    /// ``ValueBox``, or why it was refused. `origin` is only evaluated for a rejection.
+    package func accept(
+        _ candidate: CandidateValue, origin: @autoclosure () -> String?
+    ) -> Result<any AnyObject & Sendable, Rejection> {
+        let rule: String
+        let reason: String
+        var shown: String?
+        switch converter.accept(converter, candidate, rules) {
+        case .accepted(let box):
+            return .success(box)
+        case .unconvertible(let error):
+            (rule, reason) = ("type(\(converter.typeName))", error.reason)
+        case .refused(let index, let refusal, let typed):
+            (rule, reason, shown) = (rules[index].name, refusal, isSecret ? typed : nil)
         }
-        if hasRules {
-            try check(typed, rendered: { value.jsonText() }, secrets: { Self.leafTexts(of: value) }, origin: origin())
-        }
-        return typed
-    }
-
-    /// ``resolve(text:origin:)`` for a client's activation: a thrown rejection.
-    package func accepted(text: String, origin: @autoclosure () -> String?) throws(Rejection) -> Value {
-        try accepted(
-            { () throws(ConversionError) in try converter.fromText(text) }, found: { text },
-            secrets: { Self.textSecrets(text) }, origin: origin())
-    }
-
-    /// Converts with `convert` and runs every rule; `found` and `secrets` describe the candidate in a rejection.
-    private func accepted(
-        _ convert: () throws(ConversionError) -> Value, found: () -> String, secrets: () -> [String],
-        origin: @autoclosure () -> String?
-    ) throws(Rejection) -> Value {
-        let typed: Value
-        do throws(ConversionError) {
-            typed = try convert()
-        } catch {
-            throw rejection(
-                found: found(), secrets: secrets(), rule: "type(\(converter.typeName))", reason: error.reason, origin: origin())
-        }
-        if hasRules { try check(typed, rendered: found, secrets: secrets, origin: origin()) }
-        return typed
+        let (found, secrets) =
+            switch candidate {
+            case .value(let value): (value.jsonText(), Self.leafTexts(of: value))
+            case .text(let text): (text, Self.textSecrets(text))
+            }
+        return .failure(
+            rejection(found: found, secrets: secrets, rule: rule, reason: reason, shown: shown, origin: origin()))
     }
 
     /// Runs every rule on an already typed value.
     public func validate(_ value: Value, origin: String? = nil) -> Result<Value, Rejection> {
-        Result { () throws(Rejection) in
-            try check(
-                value, rendered: { render(value) },
-                secrets: { isSecret ? converter.toValue(value).map(Self.leafTexts(of:)) ?? [] : [] }, origin: origin)
-            return value
-        }
+        guard let failure = ValidationRule.firstFailure(of: value, in: rules) else { return .success(value) }
+        let secrets = isSecret ? converter.toValue(value).map(Self.leafTexts(of:)) ?? [] : []
+        return .failure(
+            rejection(
+                found: render(value), secrets: secrets, rule: rules[failure.rule].name, reason: failure.reason,
+                shown: isSecret ? String(describing: value) : nil, origin: origin))
     }
 
     /// Renders a value for messages, redacted when the key is secret.
     public func render(_ value: Value) -> String {
         if isSecret { return Rejection.redacted }
         return converter.toValue(value)?.jsonText() ?? String(describing: value)
-    }
-
-    /// Throws the first rule's rejection; `rendered` and `secrets` are only evaluated then.
-    private func check(
-        _ typed: Value, rendered: () -> String, secrets: () -> [String], origin: @autoclosure () -> String?
-    ) throws(Rejection) {
-        for rule in rules {
-            if let reason = rule.evaluate(typed) {
-                throw rejection(
-                    found: rendered(), secrets: secrets(), rule: rule.name, reason: reason,
-                    shown: isSecret ? String(describing: typed) : nil, origin: origin())
-            }
-        }
     }
 
     /// The texts of an override that may not show in a secret key's reason.

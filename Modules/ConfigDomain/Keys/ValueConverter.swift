@@ -17,6 +17,13 @@ public final class ValueConverter<Value: Sendable>: Sendable {
     public let toValue: @Sendable (Value) -> ConfigValue?
     /// Whether two values are equal, when the type can tell; otherwise a client compares rendered values.
     public let isEqual: (@Sendable (Value, Value) -> Bool)?
+    /// Converts a candidate with this converter, runs a key's rules on it and boxes it.
+    ///
+    /// Made where the converter is made, where `Value` is known, so that a client's activation,
+    /// which handles keys of every type alike, converts and checks each key in code made for its type.
+    @usableFromInline package let accept: @Sendable (ValueConverter<Value>, CandidateValue, [ValidationRule<Value>]) -> Acceptance
+    /// Whether two boxes hold equal values, by ``isEqual``; nil when the type cannot tell. Made with the converter, like ``accept``.
+    @usableFromInline package let boxesEqual: @Sendable (ValueConverter<Value>, AnyObject, AnyObject) -> Bool?
 
     /// Creates a converter from its functions; `typeName` defaults to `Value`'s own name.
     @inlinable
@@ -32,7 +39,34 @@ public final class ValueConverter<Value: Sendable>: Sendable {
         self.fromText = fromText
         self.toValue = toValue
         self.isEqual = isEqual
+        self.accept = { converter, candidate, rules in
+            let typed: Value
+            do throws(ConversionError) {
+                switch candidate {
+                case .value(let value): typed = try converter.fromValue(value)
+                case .text(let text): typed = try converter.fromText(text)
+                }
+            } catch {
+                return .unconvertible(error)
+            }
+            if let failure = ValidationRule.firstFailure(of: typed, in: rules) {
+                return .refused(rule: failure.rule, reason: failure.reason, shown: String(describing: typed))
+            }
+            return .accepted(ValueBox(typed))
+        }
+        self.boxesEqual = { converter, a, b in converter.isEqual.map { ValueBox.equal(a, b, by: $0) } }
     }
+}
+
+/// What a converter made of a candidate for a key: the typed value in a ``ValueBox``, or why not.
+@usableFromInline
+package enum Acceptance: Sendable {
+    /// The value converted and passed every rule.
+    case accepted(any AnyObject & Sendable)
+    /// The value does not convert to the key's type.
+    case unconvertible(ConversionError)
+    /// The key's rule at index `rule` refused the value for `reason`; `shown` is the typed value as text.
+    case refused(rule: Int, reason: String, shown: String)
 }
 
 extension ValueConverter where Value: ConfigValueConvertible {

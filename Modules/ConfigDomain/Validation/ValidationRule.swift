@@ -8,7 +8,7 @@ public struct ValidationRule<Value: Sendable>: Sendable {
     public let name: String
     /// A problem with the rule itself (an invalid pattern), reported as a configuration error at build time.
     public let configurationProblem: String?
-    private let check: @Sendable (Value) -> String?
+    @usableFromInline let check: @Sendable (Value) -> String?
 
     /// Creates a rule from a check that returns `nil` to accept or the reason to reject.
     public init(name: String, configurationProblem: String? = nil, check: @escaping @Sendable (Value) -> String?) {
@@ -18,9 +18,19 @@ public struct ValidationRule<Value: Sendable>: Sendable {
     }
 
     /// Runs the rule: `nil` when the value passes, otherwise the reason it does not.
+    @inlinable
     public func evaluate(_ value: Value) -> String? {
         if let configurationProblem { return "the rule is invalid: \(configurationProblem)" }
         return check(value)
+    }
+
+    /// The first of `rules` that refuses `value`, by index, with its reason; nil when all pass.
+    @inlinable
+    package static func firstFailure(of value: Value, in rules: [ValidationRule]) -> (rule: Int, reason: String)? {
+        for (index, rule) in rules.enumerated() {
+            if let reason = rule.evaluate(value) { return (index, reason) }
+        }
+        return nil
     }
 
     /// A rule from a predicate and the message to give when it fails.

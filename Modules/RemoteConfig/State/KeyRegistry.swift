@@ -7,20 +7,6 @@ extension ConfigKey {
     /// The key's value type, to tell a key from another of the same name and another type.
     var valueType: ObjectIdentifier { ObjectIdentifier(Value.self) }
 
-    /// Converts and checks one candidate: the typed value in a ``ValueBox``, or why it was refused.
-    func accept(
-        _ candidate: OverrideValue.Content, origin: @autoclosure () -> String
-    ) -> Result<any AnyObject & Sendable, Rejection> {
-        do throws(Rejection) {
-            switch candidate {
-            case .value(let value): return .success(ValueBox(try accepted(value, origin: origin())))
-            case .text(let text): return .success(ValueBox(try accepted(text: text, origin: origin())))
-            }
-        } catch {
-            return .failure(error)
-        }
-    }
-
     /// The key's default in a ``ValueBox``.
     func defaultBox() -> any AnyObject & Sendable { ValueBox(defaultValue) }
 
@@ -32,30 +18,6 @@ extension ConfigKey {
     /// The boxed value as text for a person (redacted for secret keys).
     func render(_ box: AnyObject) -> String {
         ValueBox<Value>.value(in: box).map { render($0) } ?? "<value of another type>"
-    }
-}
-
-/// One resolved value of a key's type, so values of many types share one array.
-@usableFromInline
-final class ValueBox<Value: Sendable>: Sendable {
-    @usableFromInline let value: Value
-    init(_ value: Value) { self.value = value }
-
-    /// The value in `box` when it is a `ValueBox<Value>`, else nil.
-    ///
-    /// Part of the read path: the class check and `unsafeDowncast` read the box without retaining
-    /// it (a dynamic cast would retain it, a write to memory every reading thread shares).
-    @inlinable
-    static func value(in box: AnyObject) -> Value? {
-        guard ObjectIdentifier(type(of: box)) == ObjectIdentifier(ValueBox<Value>.self) else { return nil }
-        return unsafeDowncast(box, to: ValueBox<Value>.self).value
-    }
-
-    /// Whether `a` and `b` both hold a `Value` and `isEqual` finds the two equal.
-    static func equal(_ a: AnyObject, _ b: AnyObject, by isEqual: (Value, Value) -> Bool) -> Bool {
-        let type = ObjectIdentifier(ValueBox<Value>.self)
-        guard ObjectIdentifier(Swift.type(of: a)) == type, ObjectIdentifier(Swift.type(of: b)) == type else { return false }
-        return isEqual(unsafeDowncast(a, to: ValueBox<Value>.self).value, unsafeDowncast(b, to: ValueBox<Value>.self).value)
     }
 }
 

@@ -221,7 +221,7 @@ struct Resolver {
     ) -> Bool {
         let oldBox = previous.values[slot]
         if oldBox === new.box { return true }
-        if let isEqual = key.converter.isEqual { return ValueBox<Value>.equal(oldBox, new.box, by: isEqual) }
+        if let equal = key.converter.boxesEqual(key.converter, oldBox, new.box) { return equal }
         if previous.layers[slot] == new.layer, previous.winningCandidate(at: slot, name: key.name) == new.candidate {
             return true
         }
