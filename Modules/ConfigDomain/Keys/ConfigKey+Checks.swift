@@ -6,37 +6,12 @@ extension ConfigKey {
     ///
     /// - Parameter origin: where the value came from (a layer, a variable), kept in the rejection.
     public func resolve(_ value: ConfigValue, origin: String? = nil) -> Result<Value, Rejection> {
-        accept(.value(value), origin: origin).map(ValueBox<Value>.unbox)
+        converter.accept(.value(value), for: self, origin: origin).map(ValueBox<Value>.unbox)
     }
 
     /// Coerces override text and runs every rule.
     public func resolve(text: String, origin: String? = nil) -> Result<Value, Rejection> {
-        accept(.text(text), origin: origin).map(ValueBox<Value>.unbox)
-    }
-
-    /// Converts and checks one candidate for a client's activation: the typed value in a
-    /// ``ValueBox``, or why it was refused. `origin` is only evaluated for a rejection.
-    package func accept(
-        _ candidate: CandidateValue, origin: @autoclosure () -> String?
-    ) -> Result<any AnyObject & Sendable, Rejection> {
-        let rule: String
-        let reason: String
-        var shown: String?
-        switch converter.accept(converter, candidate, rules) {
-        case .accepted(let box):
-            return .success(box)
-        case .unconvertible(let error):
-            (rule, reason) = ("type(\(converter.typeName))", error.reason)
-        case .refused(let index, let refusal, let typed):
-            (rule, reason, shown) = (rules[index].name, refusal, isSecret ? typed : nil)
-        }
-        let (found, secrets) =
-            switch candidate {
-            case .value(let value): (value.jsonText(), Self.leafTexts(of: value))
-            case .text(let text): (text, Self.textSecrets(text))
-            }
-        return .failure(
-            rejection(found: found, secrets: secrets, rule: rule, reason: reason, shown: shown, origin: origin()))
+        converter.accept(.text(text), for: self, origin: origin).map(ValueBox<Value>.unbox)
     }
 
     /// Runs every rule on an already typed value.
@@ -53,6 +28,22 @@ extension ConfigKey {
     public func render(_ value: Value) -> String {
         if isSecret { return Rejection.redacted }
         return converter.toValue(value)?.jsonText() ?? String(describing: value)
+    }
+
+    /// The rejection of `candidate` for the refusal `outcome` (not `.accepted`).
+    fileprivate func rejection(_ outcome: Acceptance, of candidate: CandidateValue, origin: String?) -> Rejection {
+        let (rule, reason, shown): (String, String, String?) =
+            switch outcome {
+            case .accepted: ("", "", nil)
+            case .unconvertible(let error): ("type(\(converter.typeName))", error.reason, nil)
+            case .refused(let index, let reason, let typed): (rules[index].name, reason, isSecret ? typed : nil)
+            }
+        let (found, secrets) =
+            switch candidate {
+            case .value(let value): (value.jsonText(), Self.leafTexts(of: value))
+            case .text(let text): (text, Self.textSecrets(text))
+            }
+        return rejection(found: found, secrets: secrets, rule: rule, reason: reason, shown: shown, origin: origin)
     }
 
     /// The texts of an override that may not show in a secret key's reason.
@@ -97,5 +88,20 @@ extension ConfigKey {
         case .array(let items): items.flatMap(leafTexts(of:))
         case .object(let members): members.flatMap { [$0.key] + leafTexts(of: $0.value) }
         }
+    }
+}
+
+extension ValueConverter {
+    /// Converts and checks one candidate for `key` at a client's activation: the typed value in a
+    /// ``ValueBox``, or why it was refused. `origin` is only evaluated for a rejection.
+    ///
+    /// A method of the converter rather than of the key: activation, which does not know `Value`,
+    /// then calls it without a runtime lookup of the key's generic type (see the benchmarks' README).
+    package func accept(
+        _ candidate: CandidateValue, for key: ConfigKey<Value>, origin: @autoclosure () -> String?
+    ) -> Result<any AnyObject & Sendable, Rejection> {
+        let outcome = convertAndCheck(self, candidate, key.rules)
+        if case .accepted(let box) = outcome { return .success(box) }
+        return .failure(key.rejection(outcome, of: candidate, origin: origin()))
     }
 }

@@ -21,8 +21,9 @@ public final class ValueConverter<Value: Sendable>: Sendable {
     ///
     /// Made where the converter is made, where `Value` is known, so that a client's activation,
     /// which handles keys of every type alike, converts and checks each key in code made for its type.
-    @usableFromInline package let accept: @Sendable (ValueConverter<Value>, CandidateValue, [ValidationRule<Value>]) -> Acceptance
-    /// Whether two boxes hold equal values, by ``isEqual``; nil when the type cannot tell. Made with the converter, like ``accept``.
+    @usableFromInline package let convertAndCheck:
+        @Sendable (ValueConverter<Value>, CandidateValue, [ValidationRule<Value>]) -> Acceptance
+    /// Whether two boxes hold equal values, by ``isEqual``; nil when the type cannot tell. Made with the converter, like ``convertAndCheck``.
     @usableFromInline package let boxesEqual: @Sendable (ValueConverter<Value>, AnyObject, AnyObject) -> Bool?
 
     /// Creates a converter from its functions; `typeName` defaults to `Value`'s own name.
@@ -39,7 +40,7 @@ public final class ValueConverter<Value: Sendable>: Sendable {
         self.fromText = fromText
         self.toValue = toValue
         self.isEqual = isEqual
-        self.accept = { converter, candidate, rules in
+        self.convertAndCheck = { converter, candidate, rules in
             let typed: Value
             do throws(ConversionError) {
                 switch candidate {

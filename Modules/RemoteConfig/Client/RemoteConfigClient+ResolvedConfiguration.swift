@@ -58,7 +58,7 @@ extension RemoteConfigClient: ResolvedConfiguration {
     ) -> ResolvedValues.Entry? {
         if case .defaultValue = state.layers[slot] { return nil }
         let key = key.configKey
-        if let rendered = key.configValue(of: state.values[slot]) {
+        if let rendered = key.converter.configValue(of: state.values[slot]) {
             return ResolvedValues.Entry(value: rendered, isSecret: key.isSecret)
         }
         // A type that cannot render (Decodable only) answers with its candidate as it arrived.

@@ -10,15 +10,15 @@ extension ConfigKey {
     /// The key's default in a ``ValueBox``.
     func defaultBox() -> any AnyObject & Sendable { ValueBox(defaultValue) }
 
-    /// The boxed value rendered back as a ``ConfigValue`` (nil when its type cannot render).
-    func configValue(of box: AnyObject) -> ConfigValue? {
-        ValueBox<Value>.value(in: box).flatMap { converter.toValue($0) }
-    }
-
     /// The boxed value as text for a person (redacted for secret keys).
     func render(_ box: AnyObject) -> String {
         ValueBox<Value>.value(in: box).map { render($0) } ?? "<value of another type>"
     }
+}
+
+extension ValueConverter {
+    /// The boxed value rendered back as a ``ConfigValue`` (nil when its type cannot render).
+    func configValue(of box: AnyObject) -> ConfigValue? { ValueBox<Value>.value(in: box).flatMap(toValue) }
 }
 
 /// The keys a client knows, fixed at build time: one slot per name.

@@ -81,8 +81,10 @@ struct Resolver {
                 newRejections += resolved.rejected
                 continue
             }
-            let before = previous.rejections[slot] ?? []
-            newRejections += resolved.rejected.filter { !before.contains($0) }
+            if !resolved.rejected.isEmpty {
+                let before = previous.rejections[slot] ?? []
+                newRejections += resolved.rejected.filter { !before.contains($0) }
+            }
             if resolved.changed { changed.append(registry.names[slot]) }
         }
 
@@ -131,7 +133,7 @@ struct Resolver {
         /// An override or written value wins over the remote value when it passes; the remote value is kept as hidden.
         func local(_ layer: OverrideLayer, as position: ResolvedState.Layer) -> KeyResolution? {
             guard let candidate = layer.snapshot.values[name] else { return nil }
-            switch key.accept(candidate.content, origin: candidate.origin) {
+            switch key.converter.accept(candidate.content, for: key, origin: candidate.origin) {
             case .success(let box):
                 let hidden = remote(
                     key, slot: slot, remotes: remotes, context: sources.context, previous: previous, rejected: &rejected)
@@ -157,7 +159,7 @@ struct Resolver {
         }
         for (index, defaults) in sources.bundled.enumerated() {
             guard let raw = defaults.values[name] else { continue }
-            switch key.accept(.value(raw), origin: "bundled defaults \(defaults.source)") {
+            switch key.converter.accept(.value(raw), for: key, origin: "bundled defaults \(defaults.source)") {
             case .success(let box):
                 return KeyResolution(
                     box: box, layer: .bundled(index), candidate: .value(raw), hiddenRemote: nil, rejected: rejected,
@@ -200,7 +202,7 @@ struct Resolver {
                 accepted = SnapshotValue(box: previous.values[slot], raw: raw, source: source, provider: provider)
                 continue
             }
-            switch key.accept(.value(raw), origin: remote.origin) {
+            switch key.converter.accept(.value(raw), for: key, origin: remote.origin) {
             case .success(let box):
                 accepted = SnapshotValue(box: box, raw: raw, source: source, provider: provider)
             case .failure(let rejection):
@@ -225,7 +227,9 @@ struct Resolver {
         if previous.layers[slot] == new.layer, previous.winningCandidate(at: slot, name: key.name) == new.candidate {
             return true
         }
-        guard let old = key.configValue(of: oldBox), let now = key.configValue(of: new.box) else { return false }
+        guard let old = key.converter.configValue(of: oldBox), let now = key.converter.configValue(of: new.box) else {
+            return false
+        }
         return old == now
     }
 }
