@@ -202,7 +202,7 @@ public final class RemoteConfigClient: Sendable {
 
     func explain<Key: ConfigKeyRepresentable>(_ key: Key, in state: ResolvedState) -> Explanation {
         let key = key.configKey
-        if let slot = registry.slot(named: key.name), registry.valueTypes[slot] == key.valueType {
+        if let slot = registry.slot(named: key.name), registry.valueType(at: slot) == key.valueType {
             return explanation(
                 name: key.name, isRegistered: true, value: key.render(state.values[slot]),
                 layer: state.valueLayer(at: slot, name: key.name), rejected: state.rejections[slot] ?? [],

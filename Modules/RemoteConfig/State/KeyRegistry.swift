@@ -31,8 +31,6 @@ final class KeyRegistry: Sendable {
     @usableFromInline let table: [Int32]
     /// The names by slot, to confirm a table hit.
     @usableFromInline let names: [String]
-    /// The value types by slot.
-    let valueTypes: [ObjectIdentifier]
     /// Whether the app may write each key, by slot (nil: read-only).
     let writeAccess: [WriteAccess?]
     /// Registered names by their normalised spelling, made when a typo is first looked for.
@@ -95,7 +93,6 @@ final class KeyRegistry: Sendable {
         self.keys = keys
         self.table = table
         self.names = names
-        self.valueTypes = valueTypes
         self.writeAccess = writeAccess
     }
 
@@ -105,6 +102,13 @@ final class KeyRegistry: Sendable {
     ) -> (name: String, hash: Int, valueType: ObjectIdentifier, ruleProblem: String?) {
         let key = key.configKey
         return (key.name, key.nameHash, key.valueType, key.ruleProblems.first)
+    }
+
+    /// The value type of the key in `slot`.
+    func valueType(at slot: Int) -> ObjectIdentifier { Self.valueType(of: keys[slot]) }
+
+    private static func valueType<Key: ConfigKeyRepresentable>(of key: Key) -> ObjectIdentifier {
+        ObjectIdentifier(Key.Value.self)
     }
 
     /// A key's descriptor.

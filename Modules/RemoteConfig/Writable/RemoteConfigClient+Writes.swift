@@ -36,7 +36,7 @@ extension RemoteConfigClient {
 
     /// The registered key's descriptor, when the app may write it in this build.
     private func writableDescriptor<Value>(of key: ConfigKey<Value>) throws(ConfigError) -> KeyDescriptor {
-        guard let slot = registry.slot(named: key.name, hash: key.nameHash), registry.valueTypes[slot] == key.valueType else {
+        guard let slot = registry.slot(named: key.name, hash: key.nameHash), registry.valueType(at: slot) == key.valueType else {
             throw .configuration(
                 ConfigurationError(
                     .notWritable,
