@@ -305,3 +305,12 @@ if includeBenchmarks {
 if includeDocs {
     package.dependencies += [.package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0")]
 }
+
+/// `RC_CORE_ONLY=1` declares only the core, its test doubles and its tests, for `make test-tsan`: the thread
+/// sanitizer then builds those five modules, not the whole package with its tools and third-party packages.
+if ProcessInfo.processInfo.environment["RC_CORE_ONLY"] == "1" {
+    let core: Set = ["ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles", "RemoteConfigTests"]
+    package.targets = package.targets.filter { core.contains($0.name) }
+    package.products = package.products.filter { core.contains($0.name) }
+    package.dependencies = []
+}
