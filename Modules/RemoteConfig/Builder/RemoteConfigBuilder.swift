@@ -27,7 +27,7 @@ public struct RemoteConfigBuilder: Sendable {
 
     /// Starts a builder with `fetcher` and the defaults: no cache, no overrides,
     /// `FreshnessPolicy/standard`, immediate activation, no minimum interval,
-    /// ``BackoffPolicy/standard``, the system clock, plain JSON payloads, no periodic refresh.
+    /// `BackoffPolicy/standard`, the system clock, plain JSON payloads, no periodic refresh.
     public init(fetcher: any ConfigFetcher) {
         settings = ClientSettings(
             fetcher: fetcher, cache: nil, configurationName: "default", overrideSources: [],
