@@ -1,7 +1,7 @@
 import ConfigDomain
 import Foundation
 
-/// How long to wait before reconnecting: a ``BackoffPolicy`` (exponential growth with full
+/// How long to wait before reconnecting: a `BackoffPolicy` (exponential growth with full
 /// jitter), from the server's `retry:` time when it sent one.
 ///
 /// After the `n`th consecutive failed or ended connection (n ≥ 1) the wait is the backoff's, with
