@@ -53,6 +53,12 @@ public struct EtcdConnection: Sendable {
         self.random = random
     }
 
+    /// The waits after every endpoint failed in a row: from `reconnectDelay`'s lower bound, doubling
+    /// each round, at most its upper bound, with full jitter.
+    var reconnectBackoff: BackoffPolicy {
+        BackoffPolicy(initial: reconnectDelay.lowerBound, multiplier: 2, maximum: reconnectDelay.upperBound)
+    }
+
     /// The first problem with these settings, as the error an adapter's initializer throws.
     func validate() throws(ConfigurationError) {
         func refuse(_ message: String) -> ConfigurationError {

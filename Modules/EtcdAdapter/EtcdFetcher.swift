@@ -22,7 +22,8 @@ import Foundation
 public struct EtcdFetcher: ConfigFetcher {
     /// Where the configuration lives.
     public let layout: EtcdLayout
-    private let gateway: Gateway
+    /// Reaches the cluster (an ``EtcdWatcher`` opens its watches through its fetcher's gateway).
+    let gateway: Gateway
 
     /// Creates a fetcher; no request is made until the first fetch.
     ///

@@ -31,31 +31,30 @@ import Foundation
 ///
 /// Up to 256 signals wait for a slow consumer; past that the oldest are dropped, never the newest.
 public struct EtcdWatcher: ChangeSignalSource {
-    /// Where the configuration lives.
-    public let layout: EtcdLayout
-    private let gateway: Gateway
+    /// Reads the same configuration: it validated the settings, and the watches go through its gateway.
+    private let fetcher: EtcdFetcher
 
     /// Creates a watcher; nothing is opened until ``signals()`` is called.
     ///
     /// - Throws: `ConfigurationError` (`.invalidAdapterSetting`) for an unusable connection
     ///   setting or an empty key or prefix.
     public init(connection: EtcdConnection, layout: EtcdLayout) throws(ConfigurationError) {
-        try connection.validate()
-        try layout.validate()
-        self.layout = layout
-        self.gateway = Gateway(connection: connection)
+        fetcher = try EtcdFetcher(connection: connection, layout: layout)
     }
 
+    /// Where the configuration lives.
+    public var layout: EtcdLayout { fetcher.layout }
+
     /// The connection settings.
-    public var connection: EtcdConnection { gateway.connection }
+    public var connection: EtcdConnection { fetcher.connection }
 
     /// `etcd http://127.0.0.1:2379 key /app/config`.
-    public var name: String { "etcd \(gateway.displayEndpoints) \(layout)" }
+    public var name: String { "etcd \(fetcher.gateway.displayEndpoints) \(layout)" }
 
     /// Opens a subscription: the current configuration first, then every revision, until the consumer cancels.
     public func signals() -> AsyncStream<ChangeSignal> {
         let (stream, continuation) = AsyncStream.makeStream(of: ChangeSignal.self, bufferingPolicy: .bufferingNewest(256))
-        let loop = WatchLoop(gateway: gateway, layout: layout, continuation: continuation)
+        let loop = WatchLoop(gateway: fetcher.gateway, layout: layout, continuation: continuation)
         let task = Task {
             await loop.run()
             continuation.finish()

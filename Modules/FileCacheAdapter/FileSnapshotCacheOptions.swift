@@ -22,30 +22,30 @@ extension FileSnapshotCache {
             /// The data-protection class of every file the cache writes (Apple platforms only;
             /// default `nil`: the container's default class).
             public var fileProtection: DataProtection?
+        #endif
 
-            /// Creates options.
+        /// Creates options.
+        public init(
+            maxPayloadSize: Int = 5 * 1024 * 1024, lockTimeout: TimeInterval = 5, quarantineLimit: Int = 3,
+            filePermissions: UInt16 = 0o600, directoryPermissions: UInt16 = 0o700
+        ) {
+            self.maxPayloadSize = maxPayloadSize
+            self.lockTimeout = lockTimeout
+            self.quarantineLimit = quarantineLimit
+            self.filePermissions = filePermissions
+            self.directoryPermissions = directoryPermissions
+        }
+
+        #if canImport(Darwin)
+            /// Creates options whose files get the data-protection class `fileProtection`.
             public init(
                 maxPayloadSize: Int = 5 * 1024 * 1024, lockTimeout: TimeInterval = 5, quarantineLimit: Int = 3,
-                filePermissions: UInt16 = 0o600, directoryPermissions: UInt16 = 0o700, fileProtection: DataProtection? = nil
+                filePermissions: UInt16 = 0o600, directoryPermissions: UInt16 = 0o700, fileProtection: DataProtection?
             ) {
-                self.maxPayloadSize = maxPayloadSize
-                self.lockTimeout = lockTimeout
-                self.quarantineLimit = quarantineLimit
-                self.filePermissions = filePermissions
-                self.directoryPermissions = directoryPermissions
+                self.init(
+                    maxPayloadSize: maxPayloadSize, lockTimeout: lockTimeout, quarantineLimit: quarantineLimit,
+                    filePermissions: filePermissions, directoryPermissions: directoryPermissions)
                 self.fileProtection = fileProtection
-            }
-        #else
-            /// Creates options.
-            public init(
-                maxPayloadSize: Int = 5 * 1024 * 1024, lockTimeout: TimeInterval = 5, quarantineLimit: Int = 3,
-                filePermissions: UInt16 = 0o600, directoryPermissions: UInt16 = 0o700
-            ) {
-                self.maxPayloadSize = maxPayloadSize
-                self.lockTimeout = lockTimeout
-                self.quarantineLimit = quarantineLimit
-                self.filePermissions = filePermissions
-                self.directoryPermissions = directoryPermissions
             }
         #endif
     }

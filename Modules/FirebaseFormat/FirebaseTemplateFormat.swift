@@ -111,11 +111,7 @@ public struct FirebaseTemplateFormat: PayloadFormat {
 
     /// Decodes the template, returning the values and the parameters dropped with why.
     public func decodeTemplate(_ bytes: Data) throws(PayloadError) -> Template {
-        let document = try parser.parse(bytes, format: name)
-        guard case .object(let top) = document else {
-            throw PayloadError(
-                format: name, reason: "a Firebase template is a JSON object, found a JSON \(document.kind)", offset: 0)
-        }
+        let top = try parser.parseObject(bytes, format: name, requirement: "a Firebase template is a JSON object")
         let foreign = top.keys.filter { !Self.templateMembers.contains($0) }
         if top["parameters"] == nil && top["parameterGroups"] == nil && !foreign.isEmpty {
             let found = foreign.sorted().prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")

@@ -59,11 +59,7 @@ public struct GrowthBookFormat: PayloadFormat {
     /// - Throws: ``PayloadError`` when the bytes are not JSON, the top level is not an object, it
     ///   has no `features` object, or its features are encrypted.
     public func decodePayload(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
-        let document = try parser.parse(bytes, format: name)
-        guard case .object(let members) = document else {
-            throw PayloadError(
-                format: name, reason: "the top level must be a JSON object, found a JSON \(document.kind)", offset: 0)
-        }
+        let members = try parser.parseObject(bytes, format: name)
         if members["encryptedFeatures"] != nil, members["features"] == nil {
             throw PayloadError(
                 format: name,

@@ -183,13 +183,19 @@ struct GrowthBookReader {
         return version
     }
 
-    private mutating func array(_ m: [String: ConfigValue], _ name: String, _ path: String) -> [ConfigValue]? {
-        guard let value = m[name], !value.isNull else { return nil }
-        guard case .array(let elements) = value else {
-            note("\(path).\(name)", .unparsable("\(name) is an array, found a \(value.kind)"))
+    /// The elements of `json`; nil when it is absent or null. Another value is noted as a problem:
+    /// `expected`, then what was found.
+    private mutating func elements(_ json: ConfigValue?, path: String, _ expected: String) -> [ConfigValue]? {
+        guard let json, !json.isNull else { return nil }
+        guard case .array(let elements) = json else {
+            note(path, .unparsable("\(expected), found a \(json.kind)"))
             return nil
         }
         return elements
+    }
+
+    private mutating func array(_ m: [String: ConfigValue], _ name: String, _ path: String) -> [ConfigValue]? {
+        elements(m[name], path: "\(path).\(name)", "\(name) is an array")
     }
 
     private mutating func weights(_ m: [String: ConfigValue], _ path: String, variations: Int?) -> [Double]? {
@@ -219,11 +225,7 @@ struct GrowthBookReader {
     }
 
     private mutating func ranges(_ json: ConfigValue?, path: String) -> [BucketRange]? {
-        guard let json, !json.isNull else { return nil }
-        guard case .array(let list) = json else {
-            note(path, .unparsable("ranges is an array of [start, end]"))
-            return nil
-        }
+        guard let list = elements(json, path: path, "ranges is an array of [start, end]") else { return nil }
         var ranges: [BucketRange] = []
         for (index, element) in list.enumerated() {
             if let range = range(element, path: "\(path)[\(index)]") { ranges.append(range) }
@@ -243,11 +245,7 @@ struct GrowthBookReader {
     }
 
     private mutating func meta(_ json: ConfigValue?, path: String) -> [GrowthBookVariationMeta]? {
-        guard let json, !json.isNull else { return nil }
-        guard case .array(let list) = json else {
-            note(path, .unparsable("meta is an array of objects"))
-            return nil
-        }
+        guard let list = elements(json, path: path, "meta is an array of objects") else { return nil }
         return list.map { entry in
             GrowthBookVariationMeta(
                 key: entry["key"]?.stringValue, name: entry["name"]?.stringValue,
@@ -256,11 +254,7 @@ struct GrowthBookReader {
     }
 
     private mutating func filters(_ json: ConfigValue?, path: String) -> [GrowthBookFilter]? {
-        guard let json, !json.isNull else { return nil }
-        guard case .array(let list) = json else {
-            note(path, .unparsable("filters is an array of objects"))
-            return nil
-        }
+        guard let list = elements(json, path: path, "filters is an array of objects") else { return nil }
         var filters: [GrowthBookFilter] = []
         for (index, entry) in list.enumerated() {
             let here = "\(path)[\(index)]"

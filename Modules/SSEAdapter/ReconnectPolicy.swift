@@ -1,37 +1,31 @@
+import ConfigDomain
 import Foundation
 
-/// How long to wait before reconnecting: exponential growth with full jitter, from the server's
-/// `retry:` time when it sent one.
+/// How long to wait before reconnecting: a `BackoffPolicy` (exponential growth with full
+/// jitter), from the server's `retry:` time when it sent one.
 ///
-/// After the `n`th consecutive failed or ended connection (n ≥ 1) the wait is a uniformly random
-/// number of seconds in `0 ... min(maximum, base × multiplier^(n-1))`, where `base` is the
-/// server's reconnection time (`retry:`) if it sent one, else ``initial``. The count starts again
-/// once a connection delivers something. Full jitter spreads a fleet that lost the server together,
-/// so it does not reconnect together.
+/// After the `n`th consecutive failed or ended connection (n ≥ 1) the wait is the backoff's, with
+/// the server's reconnection time (`retry:`) in place of its `initial` if the server sent one. The
+/// count starts again once a connection delivers something. Full jitter spreads a fleet that lost
+/// the server together, so it does not reconnect together.
 public struct ReconnectPolicy: Sendable, Hashable {
-    /// The upper bound of the first wait, in seconds, until the server sends `retry:`.
-    public var initial: TimeInterval
-    /// How much the upper bound grows per consecutive failure.
-    public var multiplier: Double
-    /// The largest upper bound, in seconds.
-    public var maximum: TimeInterval
-    /// Whether the server's `retry:` field replaces ``initial``.
+    /// The waits; its `initial` applies until the server sends `retry:`.
+    public var backoff: BackoffPolicy
+    /// Whether the server's `retry:` field replaces the backoff's `initial`.
     public var honorsServerRetry: Bool
 
-    /// Creates a policy.
+    /// Creates a policy: waits from `initial` seconds, growing by `multiplier`, at most `maximum`.
     public init(initial: TimeInterval = 1, multiplier: Double = 2, maximum: TimeInterval = 60, honorsServerRetry: Bool = true) {
-        self.initial = initial
-        self.multiplier = multiplier
-        self.maximum = maximum
+        self.backoff = BackoffPolicy(initial: initial, multiplier: multiplier, maximum: maximum)
         self.honorsServerRetry = honorsServerRetry
     }
 
     /// The wait after `failures` consecutive failures, given the server's retry time, drawing the jitter from `random` (0..<1).
     public func delay(afterFailures failures: Int, serverRetry: TimeInterval?, random: Double) -> TimeInterval {
-        guard failures > 0 else { return 0 }
-        let base = honorsServerRetry ? (serverRetry ?? initial) : initial
-        let exponent = Double(min(failures - 1, 64))
-        let bound = min(maximum, base * pow(max(multiplier, 1), exponent))
-        return max(0, bound * min(max(random, 0), 1))
+        var backoff = backoff
+        if honorsServerRetry, let serverRetry { backoff.initial = serverRetry }
+        // Nothing validates this policy up front: a multiplier below 1 counts as 1, and a negative wait as none.
+        backoff.multiplier = max(backoff.multiplier, 1)
+        return max(0, backoff.delay(afterFailures: failures, random: random))
     }
 }

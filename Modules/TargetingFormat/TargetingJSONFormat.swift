@@ -44,11 +44,7 @@ public struct TargetingJSONFormat: PayloadFormat {
     /// - Throws: ``PayloadError`` when the bytes are not JSON, the top level is not an object with
     ///   only `values`, `targeting` and `groups`, one of those is not an object, or a group is not an array.
     public func decodePayload(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
-        let document = try parser.parse(bytes, format: name)
-        guard case .object(let members) = document else {
-            throw PayloadError(
-                format: name, reason: "the top level must be a JSON object, found a JSON \(document.kind)", offset: 0)
-        }
+        let members = try parser.parseObject(bytes, format: name)
         for member in members.keys.sorted() where !["values", "targeting", "groups"].contains(member) {
             throw PayloadError(
                 format: name,

@@ -59,9 +59,9 @@ struct GatewayTypesTests {
 
     @Test("the reconnect wait is a random share of a cap that doubles each round, up to the longest")
     func backoff() {
-        let full = ReconnectBackoff(delay: 0.5...4, random: { 1 })
-        #expect((1...6).map(full.wait(beforeRound:)) == [0.5, 1, 2, 4, 4, 4])
-        #expect(ReconnectBackoff(delay: 0.5...4, random: { 0.5 }).wait(beforeRound: 3) == 1)
-        #expect(ReconnectBackoff(delay: 0.5...4, random: { 7 }).wait(beforeRound: 1) == 0.5, "random is clamped to 0...1")
+        let backoff = EtcdConnection(endpoints: [], reconnectDelay: 0.5...4).reconnectBackoff
+        #expect((1...6).map { backoff.delay(afterFailures: $0, random: 1) } == [0.5, 1, 2, 4, 4, 4])
+        #expect(backoff.delay(afterFailures: 3, random: 0.5) == 1)
+        #expect(backoff.delay(afterFailures: 1, random: 7) == 0.5, "random is clamped to 0...1")
     }
 }

@@ -100,6 +100,10 @@ struct GrowthBookFormatTests {
                 #"{"force": 1, "hashVersion": 3, "coverage": 0.5}"#,
                 .unparsable("hashVersion is 1 or 2, found 3; such a rule never includes anyone")
             ),
+            (#"{"force": 1, "ranges": "x"}"#, .unparsable("ranges is an array of [start, end], found a string")),
+            (#"{"force": 1, "meta": "x"}"#, .unparsable("meta is an array of objects, found a string")),
+            (#"{"force": 1, "filters": "x"}"#, .unparsable("filters is an array of objects, found a string")),
+            (#"{"variations": [1, 2], "weights": "x"}"#, .unparsable("weights is an array, found a string")),
         ])
     func strictProblems(_ rule: String, kind: RuleProblem.Kind) throws {
         let json = #"{"features": {"bad": {"defaultValue": 0, "rules": [\#(rule)]}, "good": {"defaultValue": 1}}}"#

@@ -21,6 +21,20 @@ struct PolicyAndMappingTests {
         #expect(ReconnectPolicy(initial: 1, honorsServerRetry: false).delay(afterFailures: 1, serverRetry: 5, random: 1) == 1)
     }
 
+    @Test("the waits are a BackoffPolicy: the initialiser fills it, and its jitter switch applies")
+    func backoffPolicy() {
+        var policy = ReconnectPolicy(initial: 3, multiplier: 4, maximum: 50)
+        #expect(policy.backoff == BackoffPolicy(initial: 3, multiplier: 4, maximum: 50))
+        policy.backoff.jitter = false
+        #expect(policy.delay(afterFailures: 2, serverRetry: nil, random: 0) == 12)
+    }
+
+    @Test("a multiplier below 1 counts as 1, and a negative server retry waits nothing")
+    func unvalidatedSettings() {
+        #expect(ReconnectPolicy(initial: 4, multiplier: 0.5).delay(afterFailures: 3, serverRetry: nil, random: 1) == 4)
+        #expect(ReconnectPolicy().delay(afterFailures: 1, serverRetry: -5, random: 1) == 0)
+    }
+
     @Test("the version mapping reads the data as the version; empty data means changed")
     func versionMapping() {
         let mapping = SignalMapping.version()

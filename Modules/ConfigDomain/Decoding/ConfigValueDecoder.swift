@@ -310,30 +310,20 @@ struct ArrayContainer: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool {
-        let (value, path) = try peek(expected: "Bool")
-        let result = try TreeDecoding.bool(value, path)
+    /// Decodes the element at `currentIndex` with `decode` (given the element and its path), then moves past it.
+    private mutating func next<T>(
+        _ expected: @autoclosure () -> String, _ decode: (ConfigValue, [any CodingKey]) throws -> T
+    ) throws -> T {
+        let (value, path) = try peek(expected: expected())
+        let result = try decode(value, path)
         currentIndex += 1
         return result
     }
-    mutating func decode(_ type: String.Type) throws -> String {
-        let (value, path) = try peek(expected: "String")
-        let result = try TreeDecoding.string(value, path)
-        currentIndex += 1
-        return result
-    }
-    mutating func decode(_ type: Double.Type) throws -> Double {
-        let (value, path) = try peek(expected: "Double")
-        let result = try TreeDecoding.double(value, path)
-        currentIndex += 1
-        return result
-    }
-    mutating func decode(_ type: Float.Type) throws -> Float {
-        let (value, path) = try peek(expected: "Float")
-        let result = try TreeDecoding.float(value, path)
-        currentIndex += 1
-        return result
-    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try next("Bool", TreeDecoding.bool) }
+    mutating func decode(_ type: String.Type) throws -> String { try next("String", TreeDecoding.string) }
+    mutating func decode(_ type: Double.Type) throws -> Double { try next("Double", TreeDecoding.double) }
+    mutating func decode(_ type: Float.Type) throws -> Float { try next("Float", TreeDecoding.float) }
     mutating func decode(_ type: Int.Type) throws -> Int { try integer() }
     mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
     mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
@@ -345,40 +335,28 @@ struct ArrayContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
 
-    private mutating func integer<T: FixedWidthInteger>() throws(DecodingFailure) -> T {
-        let (value, path) = try peek(expected: String(describing: T.self))
-        let result = try TreeDecoding.integer(value, as: T.self, path)
-        currentIndex += 1
-        return result
+    private mutating func integer<T: FixedWidthInteger>() throws -> T {
+        try next(String(describing: T.self)) { value, path in try TreeDecoding.integer(value, as: T.self, path) }
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let (value, path) = try peek(expected: String(describing: T.self))
-        let result = try TreeDecoding.unbox(value, as: T.self, path: path)
-        currentIndex += 1
-        return result
+        try next(String(describing: T.self)) { value, path in try TreeDecoding.unbox(value, as: T.self, path: path) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        let (value, path) = try peek(expected: "an object")
-        let result = try TreeDecoder(value: value, codingPath: path).container(keyedBy: NestedKey.self)
-        currentIndex += 1
-        return result
+        try next("an object") { value, path in
+            try TreeDecoder(value: value, codingPath: path).container(keyedBy: NestedKey.self)
+        }
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let (value, path) = try peek(expected: "an array")
-        let result = try TreeDecoder(value: value, codingPath: path).unkeyedContainer()
-        currentIndex += 1
-        return result
+        try next("an array") { value, path in try TreeDecoder(value: value, codingPath: path).unkeyedContainer() }
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        let (value, path) = try peek(expected: "a value")
-        currentIndex += 1
-        return TreeDecoder(value: value, codingPath: path)
+        try next("a value") { value, path in TreeDecoder(value: value, codingPath: path) }
     }
 }
 

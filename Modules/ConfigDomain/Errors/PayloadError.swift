@@ -42,4 +42,17 @@ extension JSONParser {
             throw PayloadError(format: format, parse: error)
         }
     }
+
+    /// Parses `bytes` as a JSON object and returns its members. Throws a ``PayloadError`` of the payload
+    /// format `format` when the bytes are not JSON, or when the top level is another JSON value: its
+    /// reason is `requirement`, then `, found a JSON array` (or whatever was found).
+    public func parseObject(
+        _ bytes: Data, format: String, requirement: String = "the top level must be a JSON object"
+    ) throws(PayloadError) -> [String: ConfigValue] {
+        let document = try parse(bytes, format: format)
+        guard case .object(let members) = document else {
+            throw PayloadError(format: format, reason: "\(requirement), found a JSON \(document.kind)", offset: 0)
+        }
+        return members
+    }
 }

@@ -27,12 +27,8 @@ public struct BundledDefaults: Sendable, Hashable {
     /// - Throws: `PayloadError` (format `json` or `plist`) saying where and why the bytes do not decode.
     public init(decoding bytes: Data, source: String) throws(PayloadError) {
         guard Self.isPropertyList(bytes) else {
-            let value = try JSONParser().parse(bytes, format: "json")
-            guard case .object(let members) = value else {
-                throw PayloadError(
-                    format: "json", reason: "the top level must be an object of keys to values, found a JSON \(value.kind)",
-                    offset: 0)
-            }
+            let members = try JSONParser().parseObject(
+                bytes, format: "json", requirement: "the top level must be an object of keys to values")
             self.init(values: members, source: source)
             return
         }

@@ -33,12 +33,8 @@ public struct PlainJSONFormat: PayloadFormat {
 
     /// Parses the bytes; the top level must be an object.
     public func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] {
-        let value = try parser.parse(bytes, format: name)
-        guard case .object(let members) = value else {
-            throw PayloadError(
-                format: name, reason: "the top level must be a JSON object of keys to values, found a JSON \(value.kind)",
-                offset: 0)
-        }
+        let members = try parser.parseObject(
+            bytes, format: name, requirement: "the top level must be a JSON object of keys to values")
         guard flattening == .dottedPaths else { return members }
         var flat = members
         func walk(_ prefix: String, _ object: [String: ConfigValue]) {

@@ -73,11 +73,8 @@ struct HTTP1ResponseParser: Sendable {
             buffer.removeFirst(end + 4)
             return try parseHead(head)
         case .body(let remaining):
-            guard !buffer.isEmpty else { return nil }
-            let count = min(remaining, buffer.count)
-            let chunk = Data(buffer[..<count])
-            buffer.removeFirst(count)
-            stage = remaining == count ? .done : .body(remaining: remaining - count)
+            guard let chunk = takeBytes(upTo: remaining) else { return nil }
+            stage = remaining == chunk.count ? .done : .body(remaining: remaining - chunk.count)
             return .body(chunk)
         case .untilClose:
             guard !buffer.isEmpty else { return nil }
@@ -92,11 +89,8 @@ struct HTTP1ResponseParser: Sendable {
             stage = size == 0 ? .trailers : .chunkData(remaining: size)
             return try step()
         case .chunkData(let remaining):
-            guard !buffer.isEmpty else { return nil }
-            let count = min(remaining, buffer.count)
-            let chunk = Data(buffer[..<count])
-            buffer.removeFirst(count)
-            stage = remaining == count ? .chunkEnd : .chunkData(remaining: remaining - count)
+            guard let chunk = takeBytes(upTo: remaining) else { return nil }
+            stage = remaining == chunk.count ? .chunkEnd : .chunkData(remaining: remaining - chunk.count)
             return .body(chunk)
         case .chunkEnd:
             guard let line = takeLine() else { return nil }
@@ -152,6 +146,15 @@ struct HTTP1ResponseParser: Sendable {
             return start
         }
         return nil
+    }
+
+    /// Takes up to `limit` bytes from the buffer; `nil` when it is empty.
+    private mutating func takeBytes(upTo limit: Int) -> Data? {
+        guard !buffer.isEmpty else { return nil }
+        let count = min(limit, buffer.count)
+        let bytes = Data(buffer[..<count])
+        buffer.removeFirst(count)
+        return bytes
     }
 
     /// Takes one CRLF-terminated line from the buffer, without its CRLF.

@@ -35,7 +35,7 @@ struct WatchLoop: Sendable {
     func run() async {
         var progress = Progress()
         var state: ConfigurationState?
-        let backoff = ReconnectBackoff(delay: gateway.connection.reconnectDelay, random: gateway.connection.random)
+        let backoff = gateway.connection.reconnectBackoff
         while !Task.isCancelled {
             var index = gateway.preferredEndpoint
             do throws(WatchEnd) {
@@ -62,7 +62,8 @@ struct WatchLoop: Sendable {
                 var mustWait = progress.failures > 1 && (progress.failures - 1) % count == 0
                 if case .failed = error { mustWait = true }
                 if mustWait {
-                    let wait = backoff.wait(beforeRound: max(1, (progress.failures - 1) / count))
+                    let round = max(1, (progress.failures - 1) / count)
+                    let wait = backoff.delay(afterFailures: round, random: gateway.connection.random())
                     do { try await gateway.connection.clock.sleep(for: wait) } catch { return }
                 }
             }

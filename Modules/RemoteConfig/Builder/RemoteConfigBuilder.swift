@@ -27,7 +27,7 @@ public struct RemoteConfigBuilder: Sendable {
 
     /// Starts a builder with `fetcher` and the defaults: no cache, no overrides,
     /// `FreshnessPolicy/standard`, immediate activation, no minimum interval,
-    /// ``BackoffPolicy/standard``, the system clock, plain JSON payloads, no periodic refresh.
+    /// `BackoffPolicy/standard`, the system clock, plain JSON payloads, no periodic refresh.
     public init(fetcher: any ConfigFetcher) {
         settings = ClientSettings(
             fetcher: fetcher, cache: nil, configurationName: "default", overrideSources: [],
@@ -36,61 +36,54 @@ public struct RemoteConfigBuilder: Sendable {
             random: { Double.random(in: 0..<1) }, honorsTTLHints: false)
     }
 
+    /// A copy of the builder with `change` applied: what every setting method returns.
+    func with(_ change: (inout Self) -> Void) -> Self {
+        var copy = self
+        change(&copy)
+        return copy
+    }
+
     /// Keeps snapshots in `cache` under `name` (several clients may share a cache with different names).
     public func cache(_ cache: any SnapshotCache, name: String = "default") -> Self {
-        var copy = self
-        copy.settings.cache = cache
-        copy.settings.configurationName = name
-        return copy
+        with {
+            $0.settings.cache = cache
+            $0.settings.configurationName = name
+        }
     }
 
     /// Adds an override source; sources added first win over those added later.
     public func override(_ source: any OverrideSource) -> Self {
-        var copy = self
-        copy.settings.overrideSources.append(source)
-        return copy
+        with { $0.settings.overrideSources.append(source) }
     }
 
     /// Sets the freshness policy (TTL and stale window).
     public func freshness(_ policy: FreshnessPolicy) -> Self {
-        var copy = self
-        copy.settings.freshness = policy
-        return copy
+        with { $0.settings.freshness = policy }
     }
 
     /// Uses a server's TTL hint (for example `Cache-Control: max-age`) instead of the policy's TTL when present.
     public func honoringTTLHints(_ honors: Bool = true) -> Self {
-        var copy = self
-        copy.settings.honorsTTLHints = honors
-        return copy
+        with { $0.settings.honorsTTLHints = honors }
     }
 
     /// Sets when fetched snapshots become active.
     public func activation(_ policy: ActivationPolicy) -> Self {
-        var copy = self
-        copy.settings.activation = policy
-        return copy
+        with { $0.settings.activation = policy }
     }
 
     /// Sets the least time between two fetches, in seconds; refreshes sooner are skipped (not failed).
     public func minimumFetchInterval(_ seconds: TimeInterval) -> Self {
-        var copy = self
-        copy.settings.minimumFetchInterval = seconds
-        return copy
+        with { $0.settings.minimumFetchInterval = seconds }
     }
 
     /// Sets the backoff after failed fetches.
     public func backoff(_ policy: BackoffPolicy) -> Self {
-        var copy = self
-        copy.settings.backoff = policy
-        return copy
+        with { $0.settings.backoff = policy }
     }
 
     /// Refreshes in the background every `seconds` while the client lives (nil: never).
     public func periodicRefresh(every seconds: TimeInterval?) -> Self {
-        var copy = self
-        copy.settings.periodicInterval = seconds
-        return copy
+        with { $0.settings.periodicInterval = seconds }
     }
 
     /// Adds a push source (server-sent events, an etcd watch): each change it signals starts a refresh
@@ -104,9 +97,7 @@ public struct RemoteConfigBuilder: Sendable {
     ///     ``fetcher(_:name:precedence:format:)``; nil (the default) for the builder's own fetcher.
     ///     `build()` throws `.unknownProvider` for a name no provider has.
     public func push(_ source: any ChangeSignalSource, to provider: String? = nil) -> Self {
-        var copy = self
-        copy.settings.pushSources.append((source, provider))
-        return copy
+        with { $0.settings.pushSources.append((source, provider)) }
     }
 
     /// Registers keys: their values are resolved, converted and validated at activation.
@@ -125,39 +116,29 @@ public struct RemoteConfigBuilder: Sendable {
 
     /// Registers a list of keys.
     public func register(_ keys: [any ConfigKeyRepresentable]) -> Self {
-        var copy = self
-        copy.keys += keys
-        return copy
+        with { $0.keys += keys }
     }
 
     /// Adds values shipped with the app, under every remote snapshot and over each key's own default.
     ///
     /// Bundled defaults added first win over those added later (a defaults file, then `Settings.bundle`).
     public func bundledDefaults(_ defaults: BundledDefaults) -> Self {
-        var copy = self
-        copy.bundled.append(defaults)
-        return copy
+        with { $0.bundled.append(defaults) }
     }
 
     /// Sets the clock (inject `ManualClock` from `TestDoubles` in tests).
     public func clock(_ clock: any ConfigClock) -> Self {
-        var copy = self
-        copy.settings.clock = clock
-        return copy
+        with { $0.settings.clock = clock }
     }
 
     /// Adds an observer of events (logging, metrics).
     public func observer(_ observer: any ConfigObserver) -> Self {
-        var copy = self
-        copy.settings.observers.append(observer)
-        return copy
+        with { $0.settings.observers.append(observer) }
     }
 
     /// Sets the payload format (default: `PlainJSONFormat`).
     public func payloadFormat(_ format: any PayloadFormat) -> Self {
-        var copy = self
-        copy.settings.format = format
-        return copy
+        with { $0.settings.format = format }
     }
 
     /// Requires every payload, fetched or cached, to carry a signature that `verifier` accepts, checked
@@ -166,24 +147,18 @@ public struct RemoteConfigBuilder: Sendable {
     /// `ConfigError.signature` (refresh) or a `CacheError.Kind.untrusted` (cache at build).
     /// See the article "Signed configurations".
     public func verifySignatures(with verifier: any PayloadVerifier) -> Self {
-        var copy = self
-        copy.settings.signatures = SignatureCheck(verifier: verifier)
-        return copy
+        with { $0.settings.signatures = SignatureCheck(verifier: verifier) }
     }
 
     /// Sets the evaluation context that targeting rules see from the first read on (change it later
     /// with `RemoteConfigClient/setContext(_:)` and `RemoteConfigClient/updateContext(_:)`).
     public func context(_ context: EvaluationContext) -> Self {
-        var copy = self
-        copy.settings.context = context
-        return copy
+        with { $0.settings.context = context }
     }
 
     /// Sets the source of jitter, a function returning a number in `0..<1` (tests make it fixed).
     public func jitter(_ random: @escaping @Sendable () -> Double) -> Self {
-        var copy = self
-        copy.settings.random = random
-        return copy
+        with { $0.settings.random = random }
     }
 
     /// Validates the setup, reads the caches, the overrides and the stored written values on the

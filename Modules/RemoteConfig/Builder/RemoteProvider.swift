@@ -33,9 +33,9 @@ extension RemoteConfigBuilder {
     public func fetcher(
         _ fetcher: any ConfigFetcher, name: String, precedence: Int, format: (any PayloadFormat)? = nil
     ) -> Self {
-        var copy = self
-        copy.additionalProviders.append(RemoteProvider(fetcher: fetcher, name: name, precedence: precedence, format: format))
-        return copy
+        with {
+            $0.additionalProviders.append(RemoteProvider(fetcher: fetcher, name: name, precedence: precedence, format: format))
+        }
     }
 
     /// Each provider's settings (the builder's own fetcher first), and the providers in precedence order.

@@ -34,15 +34,11 @@ struct WritableSettings: Sendable {
 extension RemoteConfigBuilder {
     /// Persists the values the app writes to writable keys in `store` (default: memory, until the process ends).
     public func settingsStore(_ store: any SettingsStore) -> Self {
-        var copy = self
-        copy.writable.store = store
-        return copy
+        with { $0.writable.store = store }
     }
 
     /// Sets the build kind the release lock assumes (default: how this library was compiled; tests set it).
     public func buildKind(_ kind: BuildKind) -> Self {
-        var copy = self
-        copy.writable.buildKind = kind
-        return copy
+        with { $0.writable.buildKind = kind }
     }
 }

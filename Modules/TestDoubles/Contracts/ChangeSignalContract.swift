@@ -153,19 +153,9 @@ public struct ChangeSignalContract<Source: ChangeSignalSource>: Sendable {
     }
 
     private func checkCancellationEnds(_ log: PublicationLog) async throws(ContractFailure) {
-        let firstSeen = Promise<Void>()
-        let consumer = Task { [source = log.source] in
-            for await _ in source.signals() { firstSeen.fulfill(()) }
-        }
-        log.progress.at("waiting for the consumer to get its first signal")
-        _ = await firstSeen.wait()
-        consumer.cancel()
-        log.progress.at("waiting for the cancelled consumer's sequence to end")
-        let ended = await Watchdog.run(limit: cancellationBound) { await consumer.value } != nil
-        try require(
-            ended,
-            "the sequence did not end within \(format(cancellationBound)) of the consuming task's cancellation; "
-                + "finish when the consumer cancels and close the connection (AsyncStream's onTermination is the place)")
+        try await expectCancellationEnds(
+            { [source = log.source] in source.signals() }, within: cancellationBound, log.progress,
+            advice: "finish when the consumer cancels and close the connection (AsyncStream's onTermination is the place)")
         try await log.publish(1)
     }
 }

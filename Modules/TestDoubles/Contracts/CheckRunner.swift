@@ -86,6 +86,25 @@ func hook<T>(_ name: String, _ body: () async throws -> T) async throws(Contract
     }
 }
 
+/// Consumes a new subscription in a task until its first element, cancels that task, and fails unless
+/// the sequence then ends within `bound`; `advice` says how to make it end.
+func expectCancellationEnds<Element: Sendable>(
+    _ subscribe: @escaping @Sendable () -> AsyncStream<Element>, within bound: TimeInterval, _ progress: CheckProgress,
+    advice: String
+) async throws(ContractFailure) {
+    let firstSeen = Promise<Void>()
+    let consumer = Task {
+        for await _ in subscribe() { firstSeen.fulfill(()) }
+    }
+    progress.at("waiting for the consumer to get its first element")
+    _ = await firstSeen.wait()
+    consumer.cancel()
+    progress.at("waiting for the cancelled consumer's sequence to end")
+    let ended = await Watchdog.run(limit: bound) { await consumer.value } != nil
+    try require(
+        ended, "the sequence did not end within \(format(bound)) of the consuming task's cancellation; \(advice)")
+}
+
 /// Fails with a message naming the missing hook and the capability that would skip the check instead.
 func missingHook(_ name: String, orDeclare capability: ContractCapability) -> ContractFailure {
     ContractFailure("no \(name) hook was given; provide one, or declare the capability .\(capability) to skip this check")

@@ -209,19 +209,9 @@ public struct OverrideSourceContract<Source: OverrideSource>: Sendable {
     }
 
     private func checkCancellationEnds(_ source: Source, _ progress: CheckProgress) async throws(ContractFailure) {
-        let firstSeen = Promise<Void>()
-        let consumer = Task {
-            for await _ in source.changes(for: Self.keys) { firstSeen.fulfill(()) }
-        }
-        progress.at("waiting for the consumer to get the first element")
-        _ = await firstSeen.wait()
-        consumer.cancel()
-        progress.at("waiting for the cancelled consumer's sequence to end")
-        let ended = await Watchdog.run(limit: cancellationBound) { await consumer.value } != nil
-        try require(
-            ended,
-            "the sequence did not end within \(format(cancellationBound)) of the consuming task's cancellation; "
-                + "finish when the consumer cancels (AsyncStream(bufferingPolicy:) does; a stream made with "
+        try await expectCancellationEnds(
+            { source.changes(for: Self.keys) }, within: cancellationBound, progress,
+            advice: "finish when the consumer cancels (AsyncStream(bufferingPolicy:) does; a stream made with "
                 + "unfolding: must stop waiting when its task is cancelled)")
         if isMutable, let update {
             progress.at("updating the source after its subscriber left")

@@ -182,10 +182,7 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
 
     private func checkRenewMetadata(_ session: Session) async throws(ContractFailure) {
         let name = "contract.renew"
-        let stored = Self.sample("renew", size: 4)
-        let pending = Self.sample("renew, pending", size: 2)
-        try await session.store(stored, name, .active)
-        try await session.store(pending, name, .pending)
+        let (stored, pending) = try await session.storeActiveAndPending(name, "renew")
         let renewed = Self.renewed(stored.metadata)
         try await session.renew(renewed, name)
         try session.expectHit(
@@ -248,8 +245,7 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
 
     private func checkClear(_ session: Session) async throws(ContractFailure) {
         let name = "contract.clear"
-        try await session.store(Self.sample("clear", size: 2), name, .active)
-        try await session.store(Self.sample("clear, pending", size: 2), name, .pending)
+        _ = try await session.storeActiveAndPending(name, "clear")
         try await session.clear(name)
         for slot in CacheSlot.allCases { try session.expectMiss(name, slot, "after clearing") }
         try await session.clear(name)
@@ -273,10 +269,7 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
             try session.expectHit(repaired, name, .active, "after storing over \(kind.rawValue) damaged data")
         }
         let name = "contract.damaged-pending"
-        let active = Self.sample("damaged pending, active", size: 2)
-        let pending = Self.sample("damaged pending, pending", size: 2)
-        try await session.store(active, name, .active)
-        try await session.store(pending, name, .pending)
+        let (active, pending) = try await session.storeActiveAndPending(name, "damaged pending")
         session.progress.at("damaging the pending slot of \(name)")
         try await hook("damage") { try await damage(session.cache, name, .pending, .garbage) }
         try expectUnreadable(session, name, .pending, .garbage, pending)
@@ -350,10 +343,7 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
 
     private func checkPendingPromotion(_ session: Session) async throws(ContractFailure) {
         let name = "contract.pending"
-        let active = Self.sample("pending, active", size: 3)
-        let pending = Self.sample("pending, pending", size: 4)
-        try await session.store(active, name, .active)
-        try await session.store(pending, name, .pending)
+        let (active, pending) = try await session.storeActiveAndPending(name, "pending")
         try session.expectHit(active, name, .active, "while a pending snapshot waits")
         try session.expectHit(pending, name, .pending, "before promotion")
         let promoted = try await session.promote(name, "promoting a pending snapshot")
@@ -415,6 +405,18 @@ extension SnapshotCacheContract {
 
         func store(_ snapshot: CachedSnapshot, _ name: String, _ slot: CacheSlot) async throws(ContractFailure) {
             try await attempt("storing \(name)/\(slot.rawValue)") { try await cache.store(snapshot, as: name, slot: slot) }
+        }
+
+        /// Stores a sample as `name`'s active snapshot and another as its pending one (labelled
+        /// `<label>, active` and `<label>, pending`), and returns both.
+        func storeActiveAndPending(
+            _ name: String, _ label: String
+        ) async throws(ContractFailure) -> (active: CachedSnapshot, pending: CachedSnapshot) {
+            let active = SnapshotCacheContract.sample("\(label), active", size: 3)
+            let pending = SnapshotCacheContract.sample("\(label), pending", size: 2)
+            try await store(active, name, .active)
+            try await store(pending, name, .pending)
+            return (active, pending)
         }
 
         func renew(_ metadata: SnapshotMetadata, _ name: String) async throws(ContractFailure) {

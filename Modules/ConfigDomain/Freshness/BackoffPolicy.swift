@@ -1,11 +1,10 @@
-import ConfigDomain
 import Foundation
 
-/// How long to wait after consecutive failed fetches: exponential growth with full jitter.
+/// How long to wait after consecutive failures (of fetches, of connections): exponential growth with full jitter.
 ///
 /// After the `n`th consecutive failure (n ≥ 1) the wait is a uniformly random number of seconds in
 /// `0 ... min(maximum, initial × multiplier^(n-1))` ("full jitter"), so many clients that failed
-/// together do not retry together. A `Retry-After` from the server wins when it is later.
+/// together do not retry together. The client's scheduler lets a later `Retry-After` from the server win.
 public struct BackoffPolicy: Sendable, Hashable {
     /// The upper bound of the first wait, in seconds.
     public var initial: TimeInterval
@@ -42,7 +41,7 @@ public struct BackoffPolicy: Sendable, Hashable {
     }
 
     /// Why this policy is invalid, or nil.
-    var problem: ConfigurationError? {
+    package var problem: ConfigurationError? {
         if !(initial > 0) || !initial.isFinite {
             return ConfigurationError(.invalidSchedule, "backoff initial must be greater than zero seconds, got \(initial)")
         }
