@@ -239,12 +239,9 @@ public final class RemoteConfigClient: Sendable {
     /// (of the builder's own fetcher), and the same for every provider.
     public var status: ClientStatus {
         let state = cell.load()
-        let providers = engines.map { $0.providerStatus(in: state) }
-        let main = providers[0]
         return ClientStatus(
-            freshness: main.freshness, snapshot: main.snapshot, lastFetch: main.lastFetch, lastOutcome: main.lastOutcome,
-            lastError: main.lastError, scheduler: main.scheduler, keyCount: registry.keys.count,
-            pendingActivation: main.pendingActivation, cache: main.cache, generation: state.generation, providers: providers)
+            keyCount: registry.keys.count, generation: state.generation, own: engine.providerStatus(in: state),
+            others: engines.dropFirst().map { $0.providerStatus(in: state) })
     }
 
     // MARK: Updates

@@ -4,28 +4,38 @@ import Foundation
 /// Everything inspectable about a client at one moment: the builder's own fetcher's snapshot and
 /// scheduler, and each provider's in ``providers``.
 public struct ClientStatus: Sendable, Hashable {
-    /// The active snapshot's freshness, or nil when there is none.
-    public var freshness: Freshness?
-    /// The active snapshot's metadata, or nil when there is none.
-    public var snapshot: SnapshotMetadata?
-    /// When the fetcher last answered (success, 304 or failure).
-    public var lastFetch: Date?
-    /// The outcome of the last refresh that reached the fetcher.
-    public var lastOutcome: RefreshResult?
-    /// The last refresh error, kept until a later refresh succeeds.
-    public var lastError: ConfigError?
-    /// The scheduler's state.
-    public var scheduler: SchedulerState
     /// How many keys are registered.
-    public var keyCount: Int
-    /// Whether a fetched snapshot waits for activation.
-    public var pendingActivation: Bool
-    /// What the cache did.
-    public var cache: CacheStatus
+    public let keyCount: Int
     /// The generation of the active state.
-    public var generation: UInt64
-    /// Every remote provider's status, the builder's own fetcher first (the fields above repeat its status).
-    public var providers: [ProviderStatus]
+    public let generation: UInt64
+    /// Every remote provider's status, the builder's own fetcher first (the fields below read its status).
+    public let providers: [ProviderStatus]
+    /// The builder's own fetcher's status: `providers[0]`.
+    private let own: ProviderStatus
+
+    init(keyCount: Int, generation: UInt64, own: ProviderStatus, others: [ProviderStatus]) {
+        self.keyCount = keyCount
+        self.generation = generation
+        self.own = own
+        self.providers = [own] + others
+    }
+
+    /// The active snapshot's freshness, or nil when there is none.
+    public var freshness: Freshness? { own.freshness }
+    /// The active snapshot's metadata, or nil when there is none.
+    public var snapshot: SnapshotMetadata? { own.snapshot }
+    /// When the fetcher last answered (success, 304 or failure).
+    public var lastFetch: Date? { own.lastFetch }
+    /// The outcome of the last refresh that reached the fetcher.
+    public var lastOutcome: RefreshResult? { own.lastOutcome }
+    /// The last refresh error, kept until a later refresh succeeds.
+    public var lastError: ConfigError? { own.lastError }
+    /// The scheduler's state.
+    public var scheduler: SchedulerState { own.scheduler }
+    /// Whether a fetched snapshot waits for activation.
+    public var pendingActivation: Bool { own.pendingActivation }
+    /// What the cache did.
+    public var cache: CacheStatus { own.cache }
 }
 
 /// What the client's cache did most recently.
