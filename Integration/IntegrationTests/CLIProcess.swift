@@ -30,7 +30,7 @@ enum CLIProcess {
         let result = await Result {
             try await ChildProcess.run(executable, arguments: arguments, environment: environment, currentDirectory: directory)
         }
-        await slots.release()
+        slots.release()
         let outcome = try result.get()
         #expect(!outcome.timedOut, "remote-config \(arguments.joined(separator: " ")) did not exit on its own")
         return outcome
@@ -47,32 +47,6 @@ enum CLIProcess {
     static var examples: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("CLI/Examples")
-    }
-}
-
-/// A counting semaphore for child processes: at most `count` hold a slot; the others wait in order.
-actor ChildSlots {
-    private var free: Int
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    init(count: Int) { free = count }
-
-    /// Waits for a slot.
-    func acquire() async {
-        if free > 0 {
-            free -= 1
-            return
-        }
-        await withCheckedContinuation { waiters.append($0) }
-    }
-
-    /// Gives a slot back, to the longest waiter if there is one.
-    func release() {
-        if waiters.isEmpty {
-            free += 1
-        } else {
-            waiters.removeFirst().resume()
-        }
     }
 }
 

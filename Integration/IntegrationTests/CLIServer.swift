@@ -40,7 +40,7 @@ final class CLIServer: Sendable {
                 executable, arguments: ["serve"] + arguments, environment: CLIProcess.environment, mergingErrors: true,
                 blocking: blockingSignals ? blockedSignals : [])
         } catch {
-            await CLIProcess.serverSlots.release()
+            CLIProcess.serverSlots.release()
             throw error
         }
         let line = await child.output.line(within: 30) { $0.hasPrefix("Serving ") && $0.contains(" on http://127.0.0.1:") }
@@ -82,7 +82,7 @@ final class CLIServer: Sendable {
     func stop(signal: Int32 = SIGTERM, grace: TimeInterval = 5) async -> Int32 {
         let ending = await child.stop(signal: signal, grace: grace)
         await child.output.waitForEnd(within: 5)
-        if slotReturned.set(()) { await CLIProcess.serverSlots.release() }
+        if slotReturned.set(()) { CLIProcess.serverSlots.release() }
         return ending.status
     }
 

@@ -19,7 +19,7 @@
                     executable, arguments: arguments, environment: environment,
                     currentDirectory: FileManager.default.temporaryDirectory)
             }
-            await CLIProcess.slots.release()
+            CLIProcess.slots.release()
             let outcome = try result.get()
             #expect(!outcome.timedOut, "ServerFlagsExample did not exit on its own")
             return outcome

@@ -11,8 +11,8 @@ func directoryFetcherContract(_ directory: ConfigDirectory) -> FetcherContract {
         subject: "DirectoryFetcher",
         capabilities: [.cannotHold, .uncountedRequests, .noSecrets],
         makeFetcher: { DirectoryFetcher(directory: directory.url) },
-        serve: { try await directory.serve($0) },
-        setFault: { try await directory.setFault($0) }
+        serve: { try directory.serve($0) },
+        setFault: { try directory.setFault($0) }
     )
 }
 

@@ -15,10 +15,7 @@ import TestSupport
 /// rule for children: a signal, a grace period, then SIGKILL, then wait. Foundation reaps the child
 /// and reports its end; a signal is only sent while that report has not come, so a reused pid is
 /// not hit (the window left is Foundation's own, between its `waitpid` and its report).
-final class ChildProcess: @unchecked Sendable {
-    // @unchecked Sendable: `process` is only read after `init` (its pid); the rest is immutable
-    // or Sendable.
-
+final class ChildProcess: Sendable {
     /// How a child ended.
     enum Ending: Equatable, Sendable, CustomStringConvertible {
         /// It exited with this status.
@@ -63,7 +60,8 @@ final class ChildProcess: @unchecked Sendable {
     let output: ChildOutput
     /// Standard error, or an empty output when it is merged into ``output``.
     let errors: ChildOutput
-    private let process: Process
+    /// The child's process identifier.
+    let pid: pid_t
     private let ended = Eventual<Ending>()
 
     /// Starts `executable` with `arguments`, the given environment (this process's when nil) and
@@ -88,7 +86,8 @@ final class ChildProcess: @unchecked Sendable {
                     ? .signaled(process.terminationStatus) : .exited(process.terminationStatus))
         }
         try Self.launch(process, blocking: blocked)
-        self.process = process
+        // Foundation keeps the running `Process` alive until it reports the end; only its pid is needed here.
+        self.pid = process.processIdentifier
         self.output = .reading(output.fileHandleForReading)
         self.errors = mergingErrors ? .empty() : .reading(errors.fileHandleForReading)
     }
@@ -121,9 +120,6 @@ final class ChildProcess: @unchecked Sendable {
         return Outcome(
             status: ending.status, standardOutput: child.output.text, standardError: child.errors.text, timedOut: timedOut)
     }
-
-    /// The child's process identifier.
-    var pid: pid_t { process.processIdentifier }
 
     /// How the child ended, or nil while it runs.
     var ending: Ending? { ended.current }
