@@ -30,11 +30,10 @@ extension ConfigKey {
         return converter.toValue(value)?.jsonText() ?? String(describing: value)
     }
 
-    /// The rejection of `candidate` for the refusal `outcome` (not `.accepted`).
-    fileprivate func rejection(_ outcome: Acceptance, of candidate: CandidateValue, origin: String?) -> Rejection {
+    /// The rejection of `candidate` for `refusal`.
+    fileprivate func rejection(_ refusal: Refusal, of candidate: CandidateValue, origin: String?) -> Rejection {
         let (rule, reason, shown): (String, String, String?) =
-            switch outcome {
-            case .accepted: ("", "", nil)
+            switch refusal {
             case .unconvertible(let error): ("type(\(converter.typeName))", error.reason, nil)
             case .refused(let index, let reason, let typed): (rules[index].name, reason, isSecret ? typed : nil)
             }
@@ -100,8 +99,6 @@ extension ValueConverter {
     package func accept(
         _ candidate: CandidateValue, for key: ConfigKey<Value>, origin: @autoclosure () -> String?
     ) -> Result<any AnyObject & Sendable, Rejection> {
-        let outcome = convertAndCheck(self, candidate, key.rules)
-        if case .accepted(let box) = outcome { return .success(box) }
-        return .failure(key.rejection(outcome, of: candidate, origin: origin()))
+        convertAndCheck(self, candidate, key.rules).mapError { key.rejection($0, of: candidate, origin: origin()) }
     }
 }

@@ -22,7 +22,7 @@ public final class ValueConverter<Value: Sendable>: Sendable {
     /// Made where the converter is made, where `Value` is known, so that a client's activation,
     /// which handles keys of every type alike, converts and checks each key in code made for its type.
     @usableFromInline package let convertAndCheck:
-        @Sendable (ValueConverter<Value>, CandidateValue, [ValidationRule<Value>]) -> Acceptance
+        @Sendable (ValueConverter<Value>, CandidateValue, [ValidationRule<Value>]) -> Result<any AnyObject & Sendable, Refusal>
     /// Whether two boxes hold equal values, by ``isEqual``; nil when the type cannot tell. Made with the converter, like ``convertAndCheck``.
     @usableFromInline package let boxesEqual: @Sendable (ValueConverter<Value>, AnyObject, AnyObject) -> Bool?
 
@@ -48,22 +48,20 @@ public final class ValueConverter<Value: Sendable>: Sendable {
                 case .text(let text): typed = try converter.fromText(text)
                 }
             } catch {
-                return .unconvertible(error)
+                return .failure(.unconvertible(error))
             }
             if let failure = ValidationRule.firstFailure(of: typed, in: rules) {
-                return .refused(rule: failure.rule, reason: failure.reason, shown: String(describing: typed))
+                return .failure(.refused(rule: failure.rule, reason: failure.reason, shown: String(describing: typed)))
             }
-            return .accepted(ValueBox(typed))
+            return .success(ValueBox(typed))
         }
         self.boxesEqual = { converter, a, b in converter.isEqual.map { ValueBox.equal(a, b, by: $0) } }
     }
 }
 
-/// What a converter made of a candidate for a key: the typed value in a ``ValueBox``, or why not.
+/// Why a converter refused a candidate for a key.
 @usableFromInline
-package enum Acceptance: Sendable {
-    /// The value converted and passed every rule.
-    case accepted(any AnyObject & Sendable)
+package enum Refusal: Error {
     /// The value does not convert to the key's type.
     case unconvertible(ConversionError)
     /// The key's rule at index `rule` refused the value for `reason`; `shown` is the typed value as text.
