@@ -17,12 +17,13 @@ struct SignedConfigIntegrationTests {
     static let flag = ConfigKey("new_checkout", default: false)
     static let retries = ConfigKey("max_retries", default: 3)
 
-    static let signer = Self.makeSigner("prod-2026", 11)
-    static let stranger = Self.makeSigner("other", 12)
+    /// The publisher's key, from a fixed seed so that failures repeat.
+    static func signer() throws -> Ed25519Signer { try makeSigner("prod-2026", 11) }
+    /// A key the client does not trust.
+    static func stranger() throws -> Ed25519Signer { try makeSigner("other", 12) }
 
-    static func makeSigner(_ keyID: String, _ seed: UInt8) -> Ed25519Signer {
-        // A fixed 32-byte seed is always a valid Ed25519 private key, so this cannot throw.
-        try! Ed25519Signer(keyID: keyID, privateKey: Data(repeating: seed, count: 32))
+    static func makeSigner(_ keyID: String, _ seed: UInt8) throws -> Ed25519Signer {
+        try Ed25519Signer(keyID: keyID, privateKey: Data(repeating: seed, count: 32))
     }
 
     static func json(flag: Bool, retries: Int) -> Data { Data(#"{"new_checkout":\#(flag),"max_retries":\#(retries)}"#.utf8) }
@@ -51,8 +52,8 @@ struct SignedConfigIntegrationTests {
     }
 
     /// A published version signed at `version`, in both transports.
-    static func signed(_ body: Data, version: UInt64, etag: String, by signer: Ed25519Signer = signer) throws -> Published {
-        let text = try signer.sign(body, version: version).text
+    static func signed(_ body: Data, version: UInt64, etag: String, by signer: Ed25519Signer? = nil) throws -> Published {
+        let text = try (signer ?? Self.signer()).sign(body, version: version).text
         return Published(body: body, etag: etag, header: text, sidecar: text)
     }
 
@@ -71,7 +72,7 @@ struct SignedConfigIntegrationTests {
             .cache(FileSnapshotCache(directory: directory), name: "app")
             .observer(observer)
             .register(Self.flag, Self.retries)
-        if verify { builder = builder.verifySignatures(with: try Ed25519Verifier(trustedKeys: [Self.signer.publicKey])) }
+        if verify { builder = builder.verifySignatures(with: try Ed25519Verifier(trustedKeys: [Self.signer().publicKey])) }
         return try builder.build()
     }
 
@@ -113,7 +114,8 @@ struct SignedConfigIntegrationTests {
                 #expect(cache.load("app", slot: .active).snapshot?.payload == good, "the cache keeps the last good payload")
 
                 // The real publisher fixes it; a 304 after that fetches no new signature and keeps the verified one.
-                published.withLock { $0 = try! Self.signed(Self.json(flag: false, retries: 7), version: 2_000, etag: "\"v2\"") }
+                let fixed = try Self.signed(Self.json(flag: false, retries: 7), version: 2_000, etag: "\"v2\"")
+                published.withLock { $0 = fixed }
                 #expect(Set(try await client.refresh(force: true).changedKeys) == ["new_checkout", "max_retries"])
                 let before = server.requests.count
                 #expect(try await client.refresh(force: true) == .unchanged)
@@ -164,7 +166,8 @@ struct SignedConfigIntegrationTests {
                 let missing = try #require(await refusal(client))
                 #expect(missing.kind == .missing)
                 #expect(missing.message.contains(server.url().absoluteString))
-                published.withLock { $0 = try! Self.signed(body, version: 1, etag: "\"v1\"", by: Self.stranger) }
+                let foreign = try Self.signed(body, version: 1, etag: "\"v1\"", by: Self.stranger())
+                published.withLock { $0 = foreign }
                 #expect(await refusal(client)?.kind == .unknownKey("other"))
                 #expect(client[Self.flag] == false, "nothing was accepted: the defaults stay")
                 #expect(FileSnapshotCache(directory: directory).load("app", slot: .active) == .miss, "nothing was cached")
@@ -181,7 +184,8 @@ struct SignedConfigIntegrationTests {
             try await withDirectory { directory in
                 let client = try makeClient(server.url(), directory, transport: .header)
                 _ = try await client.refresh()
-                published.withLock { $0 = try! Self.signed(Self.json(flag: false, retries: 2), version: 200, etag: "\"new\"") }
+                let newer = try Self.signed(Self.json(flag: false, retries: 2), version: 200, etag: "\"new\"")
+                published.withLock { $0 = newer }
                 _ = try await client.refresh(force: true)
                 published.withLock { $0 = old }
                 #expect(await refusal(client)?.kind == .replayed(version: 100, lastAccepted: 200))

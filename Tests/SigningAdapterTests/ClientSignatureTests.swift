@@ -25,9 +25,8 @@ struct ClientSignatureTests {
     }
 
     /// A signed payload step.
-    static func signed(_ bytes: Data, version: UInt64, by signer: Ed25519Signer = TestKeys.current) throws -> ScriptedFetcher.Step
-    {
-        fetched(bytes, signature: try signer.text(bytes, version: version))
+    static func signed(_ bytes: Data, version: UInt64, by signer: Ed25519Signer? = nil) throws -> ScriptedFetcher.Step {
+        fetched(bytes, signature: try (signer ?? TestKeys.current()).text(bytes, version: version))
     }
 
     /// The pieces of one test: fetcher, cache, observer, counting format, client.
@@ -73,7 +72,7 @@ struct ClientSignatureTests {
     func acceptsSigned() async throws {
         let harness = try Harness()
         let bytes = Self.json(flag: true, retries: 7)
-        let text = try TestKeys.current.text(bytes, version: 1)
+        let text = try TestKeys.current().text(bytes, version: 1)
         harness.fetcher.enqueue(Self.fetched(bytes, signature: text))
         #expect(Set(try await harness.client.refresh().changedKeys) == ["max_retries", "new_checkout"])
         #expect(harness.client[Self.flag] == true)
@@ -84,7 +83,7 @@ struct ClientSignatureTests {
     @Test("a payload signed with the previous key is accepted while both keys are trusted")
     func acceptsRotatedKey() async throws {
         let harness = try Harness()
-        harness.fetcher.enqueue(try Self.signed(Self.json(flag: true), version: 1, by: TestKeys.previous))
+        harness.fetcher.enqueue(try Self.signed(Self.json(flag: true), version: 1, by: TestKeys.previous()))
         #expect(try await harness.client.refresh() == .updated(changedKeys: ["new_checkout"]))
     }
 
@@ -100,7 +99,7 @@ struct ClientSignatureTests {
         let good = Self.json(flag: false, retries: 5)
         var tampered = Self.json(flag: true, retries: 5)
         tampered.append(contentsOf: [0x20])
-        harness.fetcher.enqueue(Self.fetched(tampered, signature: try TestKeys.current.text(good, version: 2)))
+        harness.fetcher.enqueue(Self.fetched(tampered, signature: try TestKeys.current().text(good, version: 2)))
         let refusal = try #require(await harness.refusal())
         #expect(refusal.kind == .mismatch(keyID: "prod-2026"))
         #expect(refusal.message.hasPrefix("the payload from https://cdn.test/config.json: its signature does not match"))
@@ -116,7 +115,7 @@ struct ClientSignatureTests {
     func signatureBeforeParsing() async throws {
         let harness = try Harness()
         let garbage = utf8("{not json")
-        harness.fetcher.enqueue(Self.fetched(garbage, signature: try TestKeys.impostor.text(garbage, version: 1)))
+        harness.fetcher.enqueue(Self.fetched(garbage, signature: try TestKeys.impostor().text(garbage, version: 1)))
         #expect(await harness.refusal()?.kind == .mismatch(keyID: "prod-2026"))
         #expect(harness.format.count == 0)
     }
@@ -146,7 +145,7 @@ struct ClientSignatureTests {
     @Test("a signature by an unknown key id is refused, naming it")
     func refusesUnknownKey() async throws {
         let harness = try Harness()
-        harness.fetcher.enqueue(try Self.signed(Self.json(flag: true), version: 1, by: TestKeys.stranger))
+        harness.fetcher.enqueue(try Self.signed(Self.json(flag: true), version: 1, by: TestKeys.stranger()))
         let refusal = try #require(await harness.refusal())
         #expect(refusal.kind == .unknownKey("stranger"))
         #expect(harness.client[Self.flag] == false)
@@ -155,7 +154,7 @@ struct ClientSignatureTests {
     @Test("a payload signed by another key under a trusted key id is refused")
     func refusesImpostor() async throws {
         let harness = try Harness()
-        harness.fetcher.enqueue(try Self.signed(Self.json(flag: true), version: 1, by: TestKeys.impostor))
+        harness.fetcher.enqueue(try Self.signed(Self.json(flag: true), version: 1, by: TestKeys.impostor()))
         #expect(await harness.refusal()?.kind == .mismatch(keyID: "prod-2026"))
     }
 
@@ -165,7 +164,7 @@ struct ClientSignatureTests {
         let good = utf8(#"{"new_checkout":false}"#)
         harness.fetcher.enqueue(try Self.signed(good, version: 1))
         _ = try await harness.client.refresh()
-        let signature = try TestKeys.current.text(good, version: 2)
+        let signature = try TestKeys.current().text(good, version: 2)
         var accepted: [Int] = []
         for bit in 0..<(good.count * 8) {
             var tampered = good
@@ -245,7 +244,7 @@ struct ClientSignatureTests {
     func sameBytesKeepTheVerifiedSignature() async throws {
         let harness = try Harness()
         let bytes = Self.json(flag: true)
-        let text = try TestKeys.current.text(bytes, version: 3)
+        let text = try TestKeys.current().text(bytes, version: 3)
         harness.fetcher.enqueue(Self.fetched(bytes, signature: text))
         _ = try await harness.client.refresh()
         harness.fetcher.enqueue(Self.fetched(bytes, signature: "garbage", etag: "\"e2\""))
@@ -259,7 +258,7 @@ struct ClientSignatureTests {
     @Test("a cached payload that verifies is used at build")
     func verifiedCacheLoads() async throws {
         let cache = InMemoryCache()
-        try await cache.put(Self.json(flag: true), signature: TestKeys.current.text(Self.json(flag: true), version: 1))
+        try await cache.put(Self.json(flag: true), signature: TestKeys.current().text(Self.json(flag: true), version: 1))
         let harness = try Harness(cache: cache)
         #expect(harness.client[Self.flag] == true)
         #expect(harness.client.status.cache == .inSync)
@@ -274,11 +273,11 @@ struct ClientSignatureTests {
         switch tamper {
         case .alteredBytes:
             // An attacker who rewrites the cache can recompute its checksums, but not the signature.
-            try await cache.put(Self.json(flag: true, retries: 1), signature: TestKeys.current.text(good, version: 1))
+            try await cache.put(Self.json(flag: true, retries: 1), signature: TestKeys.current().text(good, version: 1))
         case .unsigned:
             try await cache.put(good, signature: nil)
         case .retiredKey:
-            try await cache.put(good, signature: TestKeys.stranger.text(good, version: 1))
+            try await cache.put(good, signature: TestKeys.stranger().text(good, version: 1))
         case .malformed:
             try await cache.put(good, signature: "keyid=prod-2026")
         }
@@ -300,7 +299,7 @@ struct ClientSignatureTests {
         let cache = InMemoryCache()
         let signedBytes = Self.json(flag: false)
         let stored = Self.json(flag: true)
-        let forged = CachedSnapshot.metadata(stored, signature: try TestKeys.current.text(signedBytes, version: 1))
+        let forged = CachedSnapshot.metadata(stored, signature: try TestKeys.current().text(signedBytes, version: 1))
         try await cache.store(CachedSnapshot(payload: stored, metadata: forged), as: "default", slot: .pending)
         let harness = try Harness(cache: cache, activation: .nextLaunch)
         guard case .unreadable(let error) = harness.client.status.cache, case .untrusted = error.kind else {

@@ -19,20 +19,19 @@ struct SeededGenerator: RandomNumberGenerator {
 
 /// Fixed keys, so failures are repeatable (the seeds are test data, not secrets).
 enum TestKeys {
-    static let current = signer("prod-2026", seedByte: 1)
-    static let previous = signer("prod-2025", seedByte: 2)
+    static func current() throws(ConfigurationError) -> Ed25519Signer { try signer("prod-2026", seedByte: 1) }
+    static func previous() throws(ConfigurationError) -> Ed25519Signer { try signer("prod-2025", seedByte: 2) }
     /// Another key that claims the current key's id.
-    static let impostor = signer("prod-2026", seedByte: 3)
-    static let stranger = signer("stranger", seedByte: 4)
+    static func impostor() throws(ConfigurationError) -> Ed25519Signer { try signer("prod-2026", seedByte: 3) }
+    static func stranger() throws(ConfigurationError) -> Ed25519Signer { try signer("stranger", seedByte: 4) }
 
-    static func signer(_ keyID: String, seedByte: UInt8) -> Ed25519Signer {
-        // A fixed 32-byte seed is always a valid Ed25519 private key, so this cannot throw.
-        try! Ed25519Signer(keyID: keyID, privateKey: Data(repeating: seedByte, count: 32))
+    static func signer(_ keyID: String, seedByte: UInt8) throws(ConfigurationError) -> Ed25519Signer {
+        try Ed25519Signer(keyID: keyID, privateKey: Data(repeating: seedByte, count: 32))
     }
 
     /// A verifier trusting the current and the previous key.
     static func verifier() throws -> Ed25519Verifier {
-        try Ed25519Verifier(trustedKeys: [current.publicKey, previous.publicKey])
+        try Ed25519Verifier(trustedKeys: [current().publicKey, previous().publicKey])
     }
 }
 

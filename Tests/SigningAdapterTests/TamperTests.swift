@@ -22,7 +22,7 @@ struct TamperTests {
     @Test("flipping any one bit of a small payload: all of them are refused (exhaustive)")
     func everyBitOfASmallPayload() throws {
         let verifier = try TestKeys.verifier()
-        let signature = try TestKeys.current.sign(small, version: 9)
+        let signature = try TestKeys.current().sign(small, version: 9)
         #expect(!isRefused(small, signature, by: verifier), "the untouched payload verifies")
         var accepted: [Int] = []
         for bit in 0..<(small.count * 8) {
@@ -37,7 +37,7 @@ struct TamperTests {
     @Test("flipping any one bit of the signature, or of the signed version: all refused (exhaustive)")
     func everyBitOfTheSignatureAndVersion() throws {
         let verifier = try TestKeys.verifier()
-        let signature = try TestKeys.current.sign(small, version: 0x0123_4567_89AB_CDEF)
+        let signature = try TestKeys.current().sign(small, version: 0x0123_4567_89AB_CDEF)
         var accepted: [String] = []
         for bit in 0..<(signature.signature.count * 8) {
             var tampered = signature
@@ -57,7 +57,7 @@ struct TamperTests {
         var generator = SeededGenerator(seed: 2026)
         let large = Data((0..<(256 * 1024)).map { _ in UInt8.random(in: 0x20...0x7E, using: &generator) })
         let verifier = try TestKeys.verifier()
-        let signature = try TestKeys.current.sign(large, version: 1)
+        let signature = try TestKeys.current().sign(large, version: 1)
         #expect(!isRefused(large, signature, by: verifier))
         var accepted = 0
         for _ in 0..<2_000 {
@@ -74,7 +74,7 @@ struct TamperTests {
     @Test("truncating a small payload at every length, or extending it by a byte: all refused (exhaustive)")
     func everyTruncation() throws {
         let verifier = try TestKeys.verifier()
-        let signature = try TestKeys.current.sign(small, version: 9)
+        let signature = try TestKeys.current().sign(small, version: 9)
         var accepted: [Int] = []
         for length in 0..<small.count where !isRefused(small.prefix(length), signature, by: verifier) {
             accepted.append(length)
@@ -92,8 +92,8 @@ struct TamperTests {
         let verifier = try TestKeys.verifier()
         var tampered = small
         tampered[tampered.count - 3] = UInt8(ascii: "k")
-        #expect(isRefused(tampered, try TestKeys.impostor.sign(tampered, version: 9), by: verifier))
-        let stranger = try TestKeys.stranger.sign(tampered, version: 9)
+        #expect(isRefused(tampered, try TestKeys.impostor().sign(tampered, version: 9), by: verifier))
+        let stranger = try TestKeys.stranger().sign(tampered, version: 9)
         do throws(SignatureError) {
             try verifier.verify(tampered, signature: stranger)
             Issue.record("a stranger's signature must be refused")
@@ -106,8 +106,8 @@ struct TamperTests {
     func swappedParts() throws {
         let verifier = try TestKeys.verifier()
         let other = utf8(#"{"new_checkout":true,"max_retries":3,"theme":"light"}"#)
-        #expect(isRefused(other, try TestKeys.current.sign(small, version: 9), by: verifier))
-        var relabelled = try TestKeys.previous.sign(small, version: 9)
+        #expect(isRefused(other, try TestKeys.current().sign(small, version: 9), by: verifier))
+        var relabelled = try TestKeys.previous().sign(small, version: 9)
         relabelled.keyID = "prod-2026"
         #expect(isRefused(small, relabelled, by: verifier), "the previous key's signature named as the current key's")
     }
