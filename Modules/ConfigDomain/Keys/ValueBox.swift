@@ -8,6 +8,14 @@ package final class ValueBox<Value: Sendable>: Sendable {
     @inlinable
     package init(_ value: Value) { self.value = value }
 
+    /// A box holding `value`. The two `Bool` values each have one shared box, since flags are most of
+    /// a configuration's values and a box costs more memory than its flag.
+    @inlinable
+    package static func boxing(_ value: Value) -> any AnyObject & Sendable {
+        if Value.self == Bool.self, let flag = value as? Bool { return flag ? FlagBoxes.on : FlagBoxes.off }
+        return ValueBox(value)
+    }
+
     /// The value in `box` when it is a `ValueBox<Value>`, else nil.
     ///
     /// Part of the read path: the class check and `unsafeDowncast` read the box without retaining
@@ -30,4 +38,11 @@ package final class ValueBox<Value: Sendable>: Sendable {
         guard ObjectIdentifier(Swift.type(of: a)) == type, ObjectIdentifier(Swift.type(of: b)) == type else { return false }
         return isEqual(unsafeDowncast(a, to: ValueBox<Value>.self).value, unsafeDowncast(b, to: ValueBox<Value>.self).value)
     }
+}
+
+/// The two shared `Bool` boxes (see ``ValueBox/boxing(_:)``).
+@usableFromInline
+package enum FlagBoxes {
+    @usableFromInline package static let on = ValueBox(true)
+    @usableFromInline package static let off = ValueBox(false)
 }

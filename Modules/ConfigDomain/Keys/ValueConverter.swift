@@ -53,7 +53,7 @@ public final class ValueConverter<Value: Sendable>: Sendable {
             if let failure = ValidationRule.firstFailure(of: typed, in: rules) {
                 return .failure(.refused(rule: failure.rule, reason: failure.reason, shown: String(describing: typed)))
             }
-            return .success(ValueBox(typed))
+            return .success(ValueBox.boxing(typed))
         }
         self.boxesEqual = { converter, a, b in converter.isEqual.map { ValueBox.equal(a, b, by: $0) } }
     }

@@ -116,7 +116,8 @@ public struct RemoteConfigBuilder: Sendable {
 
     /// Registers a list of keys.
     public func register(_ keys: [any ConfigKeyRepresentable]) -> Self {
-        with { $0.keys += keys }
+        // The first list is kept as it is, so the client's registry shares the app's array instead of copying it.
+        with { $0.keys = $0.keys.isEmpty ? keys : $0.keys + keys }
     }
 
     /// Adds values shipped with the app, under every remote snapshot and over each key's own default.

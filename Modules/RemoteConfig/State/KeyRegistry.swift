@@ -8,7 +8,7 @@ extension ConfigKey {
     var valueType: ObjectIdentifier { ObjectIdentifier(Value.self) }
 
     /// The key's default in a ``ValueBox``.
-    func defaultBox() -> any AnyObject & Sendable { ValueBox(defaultValue) }
+    func defaultBox() -> any AnyObject & Sendable { ValueBox.boxing(defaultValue) }
 
     /// The boxed value as text for a person (redacted for secret keys).
     func render(_ box: AnyObject) -> String {
@@ -41,18 +41,17 @@ final class KeyRegistry: Sendable {
     /// - Throws: `.conflictingKey` for one name with two types, defaults, rule sets or write accesses;
     ///   `.invalidRule` for a key whose rule is itself broken (an invalid pattern).
     init(_ given: [any ConfigKeyRepresentable]) throws(ConfigurationError) {
-        var keys: [any ConfigKeyRepresentable] = []
         var names: [String] = []
-        var valueTypes: [ObjectIdentifier] = []
         var writeAccess: [WriteAccess?] = []
-        keys.reserveCapacity(given.count)
+        // Each slot's index in `given`: the key array is `given` itself (shared, not copied) unless a name repeats.
+        var givenIndex: [Int32] = []
         names.reserveCapacity(given.count)
-        valueTypes.reserveCapacity(given.count)
         writeAccess.reserveCapacity(given.count)
+        givenIndex.reserveCapacity(given.count)
         // Sized for every given key: duplicates only leave it emptier.
         var table = [Int32](repeating: -1, count: max(8, (given.count * 2).nextPowerOfTwo))
         let mask = table.count - 1
-        for key in given {
+        for (index, key) in given.enumerated() {
             let facts = Self.facts(of: key)
             if let problem = facts.ruleProblem {
                 throw ConfigurationError(.invalidRule, "the key \"\(facts.name)\" has an invalid rule \(problem)")
@@ -60,21 +59,22 @@ final class KeyRegistry: Sendable {
             var i = facts.hash & mask
             while table[i] >= 0, names[Int(table[i])] != facts.name { i = (i + 1) & mask }
             guard table[i] >= 0 else {
-                table[i] = Int32(keys.count)
-                keys.append(key)
+                table[i] = Int32(names.count)
                 names.append(facts.name)
-                valueTypes.append(facts.valueType)
                 writeAccess.append(key.writeAccess)
+                givenIndex.append(Int32(index))
                 continue
             }
             let slot = Int(table[i])
-            let (first, again) = (Self.descriptor(of: keys[slot]), Self.descriptor(of: key))
-            guard valueTypes[slot] == facts.valueType else {
+            let registered = given[Int(givenIndex[slot])]
+            guard Self.valueType(of: registered) == facts.valueType else {
                 throw ConfigurationError(
                     .conflictingKey,
-                    "the key \"\(facts.name)\" is registered twice with different types (\(first.typeName) and "
-                        + "\(again.typeName)); use one type per name")
+                    "the key \"\(facts.name)\" is registered twice with different types "
+                        + "(\(Self.descriptor(of: registered).typeName) and \(Self.descriptor(of: key).typeName)); "
+                        + "use one type per name")
             }
+            let (first, again) = (Self.descriptor(of: registered), Self.descriptor(of: key))
             guard first == again else {
                 throw ConfigurationError(
                     .conflictingKey,
@@ -90,7 +90,7 @@ final class KeyRegistry: Sendable {
             default: break
             }
         }
-        self.keys = keys
+        self.keys = names.count == given.count ? given : givenIndex.map { given[Int($0)] }
         self.table = table
         self.names = names
         self.writeAccess = writeAccess
