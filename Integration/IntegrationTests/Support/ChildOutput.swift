@@ -70,15 +70,14 @@ final class ChildOutput: Sendable {
     /// already there (or the output has ended), otherwise when one arrives.
     private func register(_ predicate: @escaping @Sendable (String) -> Bool) -> Eventual<String?> {
         let found = Eventual<String?>()
-        state.withLock { state in
-            if let match = state.complete.first(where: predicate) {
-                found.set(match)
-            } else if state.ended {
-                found.set(nil)
-            } else {
-                state.waiters.append(LineWaiter(predicate: predicate, found: found))
-            }
+        // What is already known, decided under the lock; the Eventual is set after it is released.
+        let known: String?? = state.withLock { state in
+            if let match = state.complete.first(where: predicate) { return .some(match) }
+            if state.ended { return .some(nil) }
+            state.waiters.append(LineWaiter(predicate: predicate, found: found))
+            return nil
         }
+        if let known { found.set(known) }
         return found
     }
 
