@@ -2,7 +2,7 @@ import ConfigDomain
 import Foundation
 
 /// What a ``ChangeSignalSource`` says: "something changed", maybe with its version, or the whole new payload.
-public enum ChangeSignal: Sendable, Hashable {
+public indirect enum ChangeSignal: Sendable, Hashable {
     /// The configuration changed (or may have: `nil` version after a reconnect); the client fetches
     /// unless it already holds `version`.
     case changed(version: String?)

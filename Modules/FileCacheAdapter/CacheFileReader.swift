@@ -24,7 +24,7 @@ struct VerifiedCacheFile: Sendable {
 }
 
 /// What reading one cache file found.
-enum CacheFileReadOutcome: Sendable {
+indirect enum CacheFileReadOutcome: Sendable {
     /// No file at the path.
     case absent
     /// A whole, verified file.

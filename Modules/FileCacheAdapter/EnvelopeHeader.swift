@@ -5,7 +5,7 @@ import ConfigDomain
 /// All integers are big-endian. The header check is the ``ContentHash`` value of bytes 0..<32
 /// followed by the metadata section, so every byte of a file but the payload is covered by it.
 /// The payload is covered by the content hash stored in the metadata.
-struct EnvelopeHeader: Sendable, Hashable {
+struct EnvelopeHeader: Sendable {
     /// Bytes in the fixed header.
     static let size = 40
     /// The bytes the header check covers before the metadata (the check itself follows them).

@@ -130,7 +130,7 @@ enum MetadataCoding {
 }
 
 /// Why a metadata section did not decode.
-struct MetadataDecodingFailure: Error, Sendable, Hashable {
+struct MetadataDecodingFailure: Error, Sendable {
     /// A few words for the error message.
     var detail: String
 }

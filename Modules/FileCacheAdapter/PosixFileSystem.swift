@@ -10,7 +10,7 @@ import Foundation
 #endif
 
 /// A failed file operation: which one and the `errno` it left.
-struct SystemCallFailure: Error, Sendable, Hashable {
+struct SystemCallFailure: Error, Sendable {
     /// What was attempted, for example `rename`.
     var operation: String
     /// The `errno` value.
@@ -65,7 +65,7 @@ struct SystemCallFailure: Error, Sendable, Hashable {
 /// `rename` (atomic replacement), `unlink`, and `fsync` of a directory (a durable rename).
 enum PosixFileSystem {
     /// The kind and identity of a directory entry or open file, as `stat` reports it.
-    struct EntryStatus: Sendable, Hashable {
+    struct EntryStatus: Sendable {
         /// The device: with the inode, what a rename keeps and a replacement changes.
         var device: UInt64
         /// The inode number.

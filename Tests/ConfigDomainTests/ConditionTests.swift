@@ -76,6 +76,17 @@ struct ConditionTests {
         #expect(try Condition(["age": ["$gt": 5]]).evaluate(.empty).mismatches.isEmpty)
     }
 
+    @Test("conditions are equal by their parsed tree, and equal ones hash alike")
+    func equalityAndHashing() throws {
+        let a = try Condition(["country": ["$in": ["DE", "AT"]], "age": ["$gt": 5]])
+        let same = try Condition(["country": ["$in": ["DE", "AT"]], "age": ["$gt": 5]])
+        let other = try Condition(["country": ["$in": ["DE"]], "age": ["$gt": 5]])
+        #expect(a == same)
+        #expect(a.hashValue == same.hashValue)
+        #expect(a != other)
+        #expect(Set([a, same, other]).count == 2)
+    }
+
     @Test(
         "versions compare part by part, pre-releases before releases",
         arguments: [

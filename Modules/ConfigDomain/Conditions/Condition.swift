@@ -60,6 +60,13 @@ public struct Condition: Sendable, Hashable {
         evaluate(context, savedGroups: savedGroups).matches
     }
 
+    /// Hashes the attributes and groups the condition reads, which equal conditions share.
+    public func hash(into hasher: inout Hasher) {
+        // The parsed tree is compared by `==` only: hashing it too would add a hash function per node type.
+        hasher.combine(attributes)
+        hasher.combine(groups)
+    }
+
     /// Whether the condition holds, and the attributes that had a type its comparisons did not expect.
     public func evaluate(_ context: EvaluationContext, savedGroups: [String: [ConfigValue]] = [:]) -> ConditionResult {
         var evaluation = ConditionEvaluation()

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A parsed condition: logical nodes over tests of attribute values (see ``Condition``).
-indirect enum ConditionNode: Sendable, Hashable {
+indirect enum ConditionNode: Sendable, Equatable {
     /// Every node holds (`$and`, or the members of one condition object).
     case and([ConditionNode])
     /// Some node holds; an empty list holds.
@@ -17,7 +17,7 @@ indirect enum ConditionNode: Sendable, Hashable {
 }
 
 /// What one value must be.
-indirect enum ValueTest: Sendable, Hashable {
+indirect enum ValueTest: Sendable, Equatable {
     /// Its text is this string (optionally ignoring case).
     case text(String, caseInsensitive: Bool)
     /// Its number is this number.
@@ -33,7 +33,7 @@ indirect enum ValueTest: Sendable, Hashable {
 }
 
 /// One operator of an operator object, with its operand parsed.
-indirect enum OperatorTest: Sendable, Hashable {
+indirect enum OperatorTest: Sendable, Equatable {
     case equal(ConfigValue)
     case notEqual(ConfigValue)
     case order(LooseValue.Relation, ConfigValue)
@@ -52,7 +52,7 @@ indirect enum OperatorTest: Sendable, Hashable {
 }
 
 /// The version operators' relations.
-enum VersionRelation: Sendable, Hashable {
+enum VersionRelation: Sendable, Equatable {
     case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
 
     /// Whether the relation holds for an ordering (-1, 0, 1).
@@ -69,7 +69,7 @@ enum VersionRelation: Sendable, Hashable {
 }
 
 /// A compiled regular expression, compared by its source.
-struct RegexPattern: Sendable, Hashable {
+struct RegexPattern: Sendable, Equatable {
     let source: String
     let caseInsensitive: Bool
     let expression: NSRegularExpression
@@ -90,10 +90,5 @@ struct RegexPattern: Sendable, Hashable {
 
     static func == (lhs: RegexPattern, rhs: RegexPattern) -> Bool {
         lhs.source == rhs.source && lhs.caseInsensitive == rhs.caseInsensitive
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(source)
-        hasher.combine(caseInsensitive)
     }
 }

@@ -108,7 +108,7 @@ enum LooseValue {
     }
 
     /// The orderings `<`, `<=`, `>`, `>=`.
-    enum Relation: Sendable, Hashable {
+    enum Relation: Sendable, Equatable {
         case less, lessOrEqual, greater, greaterOrEqual
 
         /// Whether the relation holds for an ordering (-1, 0, 1).

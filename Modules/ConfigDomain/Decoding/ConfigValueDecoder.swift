@@ -72,23 +72,28 @@ enum TreeDecoding {
     static func integer<T: FixedWidthInteger>(
         _ value: ConfigValue, as type: T.Type, _ path: [any CodingKey]
     ) throws(DecodingFailure) -> T {
-        func name() -> String { String(describing: T.self) }
+        let exact: T? =
+            switch value {
+            case .int(let i): T(exactly: i)
+            case .double(let d): T(exactly: d)
+            default: nil
+            }
+        guard let exact else { throw integerMismatch(value, type, path) }
+        return exact
+    }
+
+    /// Why `value` is not a `type`: not a number, not a whole number, or out of the type's range.
+    private static func integerMismatch(
+        _ value: ConfigValue, _ type: any FixedWidthInteger.Type, _ path: [any CodingKey]
+    ) -> DecodingFailure {
+        let name = String(describing: type)
         switch value {
-        case .int(let i):
-            guard let v = T(exactly: i) else {
-                throw .mismatch(name(), found: value, at: path, detail: "which does not fit in \(name()) (\(T.min)...\(T.max))")
-            }
-            return v
-        case .double(let d):
-            guard d == d.rounded(.towardZero) else {
-                throw .mismatch(name(), found: value, at: path, detail: "which is not a whole number")
-            }
-            guard let v = T(exactly: d) else {
-                throw .mismatch(name(), found: value, at: path, detail: "which does not fit in \(name()) (\(T.min)...\(T.max))")
-            }
-            return v
+        case .double(let d) where d != d.rounded(.towardZero):
+            return .mismatch(name, found: value, at: path, detail: "which is not a whole number")
+        case .int, .double:
+            return .mismatch(name, found: value, at: path, detail: "which does not fit in \(name) (\(type.min)...\(type.max))")
         default:
-            throw .mismatch(name(), found: value, at: path)
+            return .mismatch(name, found: value, at: path)
         }
     }
 

@@ -40,7 +40,8 @@ enum EncodedNode {
     }
 
     /// Encodes any `Encodable`, the primitive types included; `nil` when it encoded nothing at all.
-    static func encoding<T: Encodable>(_ value: T, path: [any CodingKey]) throws -> EncodedNode? {
+    /// It takes an existential, so the containers' generic `encode` methods share this one body.
+    static func encoding(_ value: any Encodable, path: [any CodingKey]) throws -> EncodedNode? {
         func invalid(_ reason: String) -> EncodingError {
             EncodingError.invalidValue(value, EncodingError.Context(codingPath: path, debugDescription: reason))
         }
@@ -68,7 +69,7 @@ enum EncodedNode {
     }
 
     /// Encodes a nested value; one that encoded nothing becomes an empty object.
-    static func nested<T: Encodable>(_ value: T, path: [any CodingKey]) throws -> EncodedNode {
+    static func nested(_ value: any Encodable, path: [any CodingKey]) throws -> EncodedNode {
         try encoding(value, path: path) ?? .value(.object([:]))
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// A cache that could not read or write, with a typed reason. A failed load is a miss, never a crash.
 public struct CacheError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
-    public enum Kind: Sendable, Hashable {
+    public indirect enum Kind: Sendable, Hashable {
         /// The stored data is damaged or foreign (truncated, bad checksum, garbage, empty, not a file).
         case corrupt(CorruptionReason)
         /// The stored data was written by a newer (or unknown) format version.

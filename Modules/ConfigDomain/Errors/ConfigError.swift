@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Reads never throw it for remote trouble: they return the best value there is. It reaches
 /// you from `refresh()`, from the builder, from structured reads and through events.
-public enum ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
+public indirect enum ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The fetcher failed.
     case fetch(FetchError)
     /// The payload did not decode.

@@ -9,7 +9,7 @@ import Foundation
 /// ``Rejection/targeting`` holds this problem.
 public struct RuleProblem: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong.
-    public enum Kind: Sendable, Hashable {
+    public indirect enum Kind: Sendable, Hashable {
         /// The rule's JSON does not have the dialect's shape; why, in words.
         case unparsable(String)
         /// A condition uses an operator the dialect does not know, for example `$regx`.

@@ -10,13 +10,12 @@ public struct ClientStatus: Sendable, Hashable {
     public let generation: UInt64
     /// Every remote provider's status, the builder's own fetcher first (the fields below read its status).
     public let providers: [ProviderStatus]
-    /// The builder's own fetcher's status: `providers[0]`.
-    private let own: ProviderStatus
+    /// The builder's own fetcher's status: the first of ``providers``, which always has it.
+    private var own: ProviderStatus { providers[0] }
 
     init(keyCount: Int, generation: UInt64, own: ProviderStatus, others: [ProviderStatus]) {
         self.keyCount = keyCount
         self.generation = generation
-        self.own = own
         self.providers = [own] + others
     }
 
