@@ -99,6 +99,6 @@ extension ValueConverter {
     package func accept(
         _ candidate: CandidateValue, for key: ConfigKey<Value>, origin: @autoclosure () -> String?
     ) -> Result<any AnyObject & Sendable, Rejection> {
-        convertAndCheck(self, candidate, key.rules).mapError { key.rejection($0, of: candidate, origin: origin()) }
+        convertAndCheck(self, candidate, key.details?.rules).mapError { key.rejection($0, of: candidate, origin: origin()) }
     }
 }

@@ -12,24 +12,24 @@ import Foundation
 /// A key is a plain value, identified by its name: two keys with the same name and value type are
 /// the same setting everywhere (reads, overrides, `explain`, streams), wherever they were created.
 public struct ConfigKey<Value: Sendable>: Sendable {
-    // The fields whose size does not depend on `Value` come first, so that generic code finds them at fixed offsets.
-
     /// The key's name in payloads, for example `new_checkout`.
     public let name: String
     /// The name's hash, computed once, so that a client finds a key's slot without hashing on each read.
     @usableFromInline package let nameHash: Int
-    /// Rules every candidate value must pass, in order.
-    public let rules: [ValidationRule<Value>]
     /// How values convert to and from ``ConfigValue``.
     public let converter: ValueConverter<Value>
-    /// A one-line description for registries, inspection and tools.
-    public let summary: String?
-    /// Whether values of this key are secret: messages and events redact them.
-    public let isSecret: Bool
-    /// Whether `rules` has any, so that activation skips them without touching the array.
-    @usableFromInline package let hasRules: Bool
+    /// The key's rules, summary and secrecy; nil for a key without any, which is most keys, so that
+    /// such a key stays small wherever it is stored (see ``Details``).
+    @usableFromInline package let details: Details?
     /// The value read when no layer supplies a valid one.
     public let defaultValue: Value
+
+    /// Rules every candidate value must pass, in order.
+    public var rules: [ValidationRule<Value>] { details?.rules ?? [] }
+    /// A one-line description for registries, inspection and tools.
+    public var summary: String? { details?.summary }
+    /// Whether values of this key are secret: messages and events redact them.
+    public var isSecret: Bool { details?.isSecret ?? false }
 
     /// Creates a key with an explicit converter.
     @inlinable
@@ -40,11 +40,26 @@ public struct ConfigKey<Value: Sendable>: Sendable {
         self.name = name
         self.defaultValue = defaultValue
         self.converter = converter
-        self.rules = rules
-        self.hasRules = !rules.isEmpty
-        self.isSecret = secret
-        self.summary = summary
+        self.details = rules.isEmpty && !secret && summary == nil ? nil : Details(rules: rules, isSecret: secret, summary: summary)
         self.nameHash = name.hashValue
+    }
+
+    /// What a key has beyond its name, default and converter, held by reference.
+    ///
+    /// Apps list keys of many types as `any ConfigKeyRepresentable`, which boxes each key; without
+    /// these fields inline, a key's box is 80 bytes instead of 96 or 112.
+    @usableFromInline
+    package final class Details: Sendable {
+        @usableFromInline let rules: [ValidationRule<Value>]
+        @usableFromInline let isSecret: Bool
+        @usableFromInline let summary: String?
+
+        @inlinable
+        init(rules: [ValidationRule<Value>], isSecret: Bool, summary: String?) {
+            self.rules = rules
+            self.isSecret = isSecret
+            self.summary = summary
+        }
     }
 }
 
@@ -113,13 +128,13 @@ extension ConfigKey {
     public var descriptor: KeyDescriptor {
         KeyDescriptor(
             name: name, typeName: converter.typeName, defaultValue: defaultConfigValue,
-            ruleNames: hasRules ? rules.map { $0.name } : [],
+            ruleNames: rules.map { $0.name },
             isSecret: isSecret, summary: summary)
     }
 
     /// Problems with the key's rules themselves (an invalid pattern), as `rule: problem` lines.
     public var ruleProblems: [String] {
-        guard hasRules else { return [] }
+        guard let rules = details?.rules, !rules.isEmpty else { return [] }
         return rules.compactMap { rule in rule.configurationProblem.map { "\(rule.name): \($0)" } }
     }
 }

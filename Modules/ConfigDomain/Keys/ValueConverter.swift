@@ -22,7 +22,7 @@ public final class ValueConverter<Value: Sendable>: Sendable {
     /// Made where the converter is made, where `Value` is known, so that a client's activation,
     /// which handles keys of every type alike, converts and checks each key in code made for its type.
     @usableFromInline package let convertAndCheck:
-        @Sendable (ValueConverter<Value>, CandidateValue, [ValidationRule<Value>]) -> Result<any AnyObject & Sendable, Refusal>
+        @Sendable (ValueConverter<Value>, CandidateValue, [ValidationRule<Value>]?) -> Result<any AnyObject & Sendable, Refusal>
     /// Whether two boxes hold equal values, by ``isEqual``; nil when the type cannot tell. Made with the converter, like ``convertAndCheck``.
     @usableFromInline package let boxesEqual: @Sendable (ValueConverter<Value>, AnyObject, AnyObject) -> Bool?
 
@@ -50,7 +50,7 @@ public final class ValueConverter<Value: Sendable>: Sendable {
             } catch {
                 return .failure(.unconvertible(error))
             }
-            if let failure = ValidationRule.firstFailure(of: typed, in: rules) {
+            if let rules, let failure = ValidationRule.firstFailure(of: typed, in: rules) {
                 return .failure(.refused(rule: failure.rule, reason: failure.reason, shown: String(describing: typed)))
             }
             return .success(ValueBox.boxing(typed))
