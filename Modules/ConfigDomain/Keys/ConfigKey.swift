@@ -40,7 +40,8 @@ public struct ConfigKey<Value: Sendable>: Sendable {
         self.name = name
         self.defaultValue = defaultValue
         self.converter = converter
-        self.details = rules.isEmpty && !secret && summary == nil ? nil : Details(rules: rules, isSecret: secret, summary: summary)
+        self.details =
+            rules.isEmpty && !secret && summary == nil ? nil : Details(rules: rules, isSecret: secret, summary: summary)
         self.nameHash = name.hashValue
     }
 
