@@ -6,12 +6,16 @@ extension ConfigKey {
     ///
     /// - Parameter origin: where the value came from (a layer, a variable), kept in the rejection.
     public func resolve(_ value: ConfigValue, origin: String? = nil) -> Result<Value, Rejection> {
-        converter.accept(.value(value), for: self, origin: origin).map(ValueBox<Value>.unbox)
+        resolve(.value(value), origin: origin)
     }
 
     /// Coerces override text and runs every rule.
     public func resolve(text: String, origin: String? = nil) -> Result<Value, Rejection> {
-        converter.accept(.text(text), for: self, origin: origin).map(ValueBox<Value>.unbox)
+        resolve(.text(text), origin: origin)
+    }
+
+    private func resolve(_ candidate: CandidateValue, origin: String?) -> Result<Value, Rejection> {
+        converter.check(candidate, rules: details?.rules).mapError { rejection($0, of: candidate, origin: origin) }
     }
 
     /// Runs every rule on an already typed value.

@@ -26,11 +26,6 @@ package final class ValueBox<Value: Sendable>: Sendable {
         return unsafeDowncast(box, to: ValueBox<Value>.self).value
     }
 
-    /// The value in a box this key's converter made (``ValueConverter`` boxes a `Value`).
-    package static func unbox(_ box: any AnyObject & Sendable) -> Value {
-        unsafeDowncast(box, to: ValueBox<Value>.self).value
-    }
-
     /// Whether `a` and `b` both hold a `Value` and `isEqual` finds the two equal.
     @inlinable
     package static func equal(_ a: AnyObject, _ b: AnyObject, by isEqual: (Value, Value) -> Bool) -> Bool {

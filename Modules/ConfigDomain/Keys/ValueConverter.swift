@@ -41,21 +41,29 @@ public final class ValueConverter<Value: Sendable>: Sendable {
         self.toValue = toValue
         self.isEqual = isEqual
         self.convertAndCheck = { converter, candidate, rules in
-            let typed: Value
-            do throws(ConversionError) {
-                switch candidate {
-                case .value(let value): typed = try converter.fromValue(value)
-                case .text(let text): typed = try converter.fromText(text)
-                }
-            } catch {
-                return .failure(.unconvertible(error))
-            }
-            if let rules, let failure = ValidationRule.firstFailure(of: typed, in: rules) {
-                return .failure(.refused(rule: failure.rule, reason: failure.reason, shown: String(describing: typed)))
-            }
-            return .success(ValueBox.boxing(typed))
+            converter.check(candidate, rules: rules).map(ValueBox.boxing)
         }
         self.boxesEqual = { converter, a, b in converter.isEqual.map { ValueBox.equal(a, b, by: $0) } }
+    }
+}
+
+extension ValueConverter {
+    /// Converts `candidate` and runs `rules` on the typed value: the value, or why it was refused.
+    @inlinable
+    package func check(_ candidate: CandidateValue, rules: [ValidationRule<Value>]?) -> Result<Value, Refusal> {
+        let typed: Value
+        do throws(ConversionError) {
+            switch candidate {
+            case .value(let value): typed = try fromValue(value)
+            case .text(let text): typed = try fromText(text)
+            }
+        } catch {
+            return .failure(.unconvertible(error))
+        }
+        if let rules, let failure = ValidationRule.firstFailure(of: typed, in: rules) {
+            return .failure(.refused(rule: failure.rule, reason: failure.reason, shown: String(describing: typed)))
+        }
+        return .success(typed)
     }
 }
 
