@@ -18,8 +18,7 @@ public struct ConfigKey<Value: Sendable>: Sendable {
     @usableFromInline package let nameHash: Int
     /// How values convert to and from ``ConfigValue``.
     public let converter: ValueConverter<Value>
-    /// The key's rules, summary and secrecy; nil for a key without any, which is most keys, so that
-    /// such a key stays small wherever it is stored (see ``Details``).
+    /// The key's rules, summary and secrecy; nil for a key without any (most keys).
     @usableFromInline package let details: Details?
     /// The value read when no layer supplies a valid one.
     public let defaultValue: Value
@@ -45,10 +44,8 @@ public struct ConfigKey<Value: Sendable>: Sendable {
         self.nameHash = name.hashValue
     }
 
-    /// What a key has beyond its name, default and converter, held by reference.
-    ///
-    /// Apps list keys of many types as `any ConfigKeyRepresentable`, which boxes each key; without
-    /// these fields inline, a key's box is 80 bytes instead of 96 or 112.
+    /// What a key has beyond its name, default and converter, held by reference to keep keys small
+    /// (see "What a resident key costs" in `Integration/Benchmarks/README.md`).
     @usableFromInline
     package final class Details: Sendable {
         @usableFromInline let rules: [ValidationRule<Value>]

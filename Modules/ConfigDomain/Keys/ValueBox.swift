@@ -8,8 +8,7 @@ package final class ValueBox<Value: Sendable>: Sendable {
     @inlinable
     package init(_ value: Value) { self.value = value }
 
-    /// A box holding `value`. The two `Bool` values each have one shared box, since flags are most of
-    /// a configuration's values and a box costs more memory than its flag.
+    /// A box holding `value`; the two `Bool` values each share one box.
     @inlinable
     package static func boxing(_ value: Value) -> any AnyObject & Sendable {
         if Value.self == Bool.self, let flag = value as? Bool { return flag ? FlagBoxes.on : FlagBoxes.off }
