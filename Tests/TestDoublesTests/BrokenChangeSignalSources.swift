@@ -137,6 +137,20 @@ final class LastSubscriberOnlySignals: ChangeSignalSource {
     deinit { subscriber.withLock { $0?.task.cancel() } }
 }
 
+/// The contract over `NeverFinishingSignals` sources, each kept in `parked` for the test to release after the run.
+func neverFinishingSignalContract(
+    _ subject: String, parking parked: Locked<[NeverFinishingSignals]>
+) -> ChangeSignalContract<NeverFinishingSignals> {
+    signalContract(
+        subject, timeLimit: 2, cancellationBound: 0.2,
+        wrap: { inner in
+            let source = NeverFinishingSignals(inner: inner)
+            parked.withLock { $0.append(source) }
+            return source
+        },
+        inner: { _ in InMemoryChangeSignalSource() })
+}
+
 /// An unfolding stream whose wait for the next signal ignores cancellation, so it never ends.
 final class NeverFinishingSignals: ChangeSignalSource {
     private let inner: InMemoryChangeSignalSource

@@ -76,15 +76,7 @@ struct ChangeSignalContractTests {
 
     @Test func aSequenceThatNeverFinishesOnCancelIsCaught() async {
         let sources = Locked<[NeverFinishingSignals]>([])
-        let report = await signalContract(
-            "never finishes", timeLimit: 2, cancellationBound: 0.2,
-            wrap: { inner in
-                let source = NeverFinishingSignals(inner: inner)
-                sources.withLock { $0.append(source) }
-                return source
-            },
-            inner: { _ in InMemoryChangeSignalSource() }
-        ).run()
+        let report = await neverFinishingSignalContract("never finishes", parking: sources).run()
         for source in sources.current { source.releaseAll() }
         #expect(caught(report, .cancellationEnds))
         #expect(report.check(named: Check.cancellationEnds.rawValue)?.failureMessage?.contains("0.2 s") == true)

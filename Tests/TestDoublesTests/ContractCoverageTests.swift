@@ -180,15 +180,7 @@ struct ContractCoverageTests {
             Check.cancellationEnds.rawValue,
             {
                 await Self.untilCaught(Check.cancellationEnds.rawValue) {
-                    await signalContract(
-                        "NeverFinishingSignals", timeLimit: 2, cancellationBound: 0.2,
-                        wrap: { inner in
-                            let source = NeverFinishingSignals(inner: inner)
-                            parked.withLock { $0.append(source) }
-                            return source
-                        },
-                        inner: { _ in InMemoryChangeSignalSource() }
-                    ).run()
+                    await neverFinishingSignalContract("NeverFinishingSignals", parking: parked).run()
                 }
             }
         )
