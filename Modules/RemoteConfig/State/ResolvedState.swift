@@ -132,7 +132,7 @@ final class ResolvedState: Sendable {
     }
 
     /// Where a slot's value came from.
-    enum Layer: Sendable, Hashable {
+    enum Layer: Sendable, Equatable {
         /// The override source at this position.
         case override(Int)
         /// The value the app wrote to the key (`client.set`).
