@@ -89,7 +89,7 @@ struct FetchEventTests {
         let push = InMemoryChangeSignalSource(current: .payload(pushed))
         let client = try RemoteConfigBuilder.testing(fetcher: ScriptedFetcher(), clock: ManualClock())
             .observer(observer).push(push).build()
-        await (try #require(client.pushReceiver)).waitUntilSettled(1)
+        await (try #require(client.pushReceivers[0])).waitUntilSettled(1)
         await client.stop()
         #expect(observer.events.contains { if case .refreshed = $0 { true } else { false } })
         #expect(!observer.events.contains { if case .fetched = $0 { true } else { false } })

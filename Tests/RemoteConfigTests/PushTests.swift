@@ -24,7 +24,7 @@ struct PushTests {
 
     /// Waits until the client has handled `count` signals.
     private func settled(_ client: RemoteConfigClient, _ count: Int) async throws {
-        let receiver = try #require(client.pushReceiver)
+        let receiver = try #require(client.pushReceivers[0])
         await receiver.waitUntilSettled(count)
     }
 
@@ -136,7 +136,7 @@ struct PushTests {
         let earlier = Task { try await client.refresh(force: true) }
         await hold.waitUntilReached()
         push.announce(version: "\"s2\"")
-        await (try #require(client.pushReceiver)).waitUntilReceived(2)
+        await (try #require(client.pushReceivers[0])).waitUntilReceived(2)
         hold.release()
         _ = try await earlier.value
         try await settled(client, 2)
@@ -168,7 +168,7 @@ struct PushTests {
         await hold.waitUntilReached()
         push.deliver(payloadSignal(payload(retries: 7), etag: "\"c1\""))
         push.announce(version: "c1")
-        await (try #require(client.pushReceiver)).waitUntilReceived(3)
+        await (try #require(client.pushReceivers[0])).waitUntilReceived(3)
         hold.release()
         try await settled(client, 3)
         #expect(fetcher.fetchCount == 1)
@@ -222,7 +222,7 @@ struct PushTests {
             .fetcher(experiments, name: "experiments", precedence: 10)
             .push(push, to: "experiments")
             .build()
-        #expect(client.pushReceiver == nil, "the builder's own fetcher has no push source")
+        #expect(client.pushReceivers[0] == nil, "the builder's own fetcher has no push source")
         let receiver = try #require(client.pushReceivers[1])
         await receiver.waitUntilSettled(1)
         #expect(experiments.fetchCount == 1)
@@ -256,6 +256,6 @@ struct PushTests {
     @Test("a client without push sources has no receiver")
     func noPushNoReceiver() throws {
         let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock()).build()
-        #expect(client.pushReceiver == nil)
+        #expect(client.pushReceivers[0] == nil)
     }
 }

@@ -41,9 +41,6 @@ public final class RemoteConfigClient: Sendable {
         self.pushReceivers = pushReceivers
     }
 
-    /// The push receiver of the builder's own fetcher (provider 0), if push sources drive it.
-    var pushReceiver: PushReceiver? { pushReceivers.first ?? nil }
-
     /// The engine of the builder's own fetcher (provider 0).
     var engine: RefreshEngine { engines[0] }
 
