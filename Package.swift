@@ -197,6 +197,12 @@ var package = Package(
             name: "GrowthBookFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "GrowthBookFormat"],
             resources: [.copy("Conformance")], swiftSettings: swiftSettings),
 
+        // MARK: Differential tests: the vendor formats against the vendors' own engines (Python oracles, child processes)
+        .testTarget(
+            name: "VendorDifferentialTests",
+            dependencies: ["ConfigDomain", "ConfigPorts", "GrowthBookFormat", "UnleashFormat"],
+            path: "Integration/VendorDifferential", exclude: ["Oracles"], swiftSettings: swiftSettings),
+
         // MARK: Integration tests (real server, real file system, child processes)
         .testTarget(
             name: "IntegrationTests",
