@@ -37,11 +37,18 @@ final class RefreshEngine: Sendable {
 
     /// Fetches unless the scheduler holds it back; callers that arrive while a fetch runs share it.
     func refresh(force: Bool) async -> Result<RefreshResult, ConfigError> {
+        await join(force: force).value
+    }
+
+    /// Joins the refresh in flight, or starts one unless the scheduler holds it back, deciding now,
+    /// on the caller's thread; the returned task answers what the refresh did. A caller that
+    /// awaits it later, even after the fetch has ended, gets the result of the flight it joined.
+    func join(force: Bool) -> Task<Result<RefreshResult, ConfigError>, Never> {
         switch startOrJoin(force: force, onlyIfStale: false) {
-        case .running(let task), .busy(let task): return await task.value
-        case .skipped(let hold, let until): return .success(.skipped(reason: hold, nextAllowed: until))
-        case .stopped: return .failure(.stopped)
-        case .fresh: return .success(.unchanged)
+        case .running(let task), .busy(let task): return task
+        case .skipped(let hold, let until): return Task { .success(.skipped(reason: hold, nextAllowed: until)) }
+        case .stopped: return Task { .failure(.stopped) }
+        case .fresh: return Task { .success(.unchanged) }
         }
     }
 
