@@ -15,6 +15,8 @@ import Foundation
 ///   it throws ``CacheError`` `.notFound`, and the client fetches the payload again to repair it.
 /// - The ``CacheSlot/pending`` slot holds a snapshot waiting for the next launch;
 ///   ``promotePending(_:)`` makes it active atomically.
+/// - The ``CacheSlot/lastGood`` slot holds the client's own small record of last good values, as a
+///   payload like any other; ``clear(_:)`` removes it with the snapshots.
 /// - Names are independent: storing `a` never changes `b`.
 /// - Safe to call from many tasks at once.
 public protocol SnapshotCache: Sendable {
@@ -26,16 +28,18 @@ public protocol SnapshotCache: Sendable {
     func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError)
     /// Makes the pending snapshot under `name` the active one; `false` when there was none.
     func promotePending(_ name: String) throws(CacheError) -> Bool
-    /// Removes both slots of `name`.
+    /// Removes every slot of `name`.
     func clear(_ name: String) async throws(CacheError)
 }
 
-/// Which of a configuration's two stored snapshots.
+/// Which of a configuration's stored snapshots.
 public enum CacheSlot: String, Sendable, Hashable, CaseIterable {
     /// The snapshot in use.
     case active
     /// A snapshot waiting for activation at the next launch.
     case pending
+    /// The client's record of last good values: those it served that the active snapshot no longer gives.
+    case lastGood = "last-good"
 }
 
 /// A stored payload: its original bytes and metadata.

@@ -177,12 +177,12 @@ struct CacheDirectory: Sendable {
         }
     }
 
-    /// Removes both slots (and the renewal file) of `name`.
+    /// Removes every slot (and the renewal file) of `name`.
     func clear(_ name: String) -> Result<Void, CacheError> {
         let files = CacheFileNames(name: name)
         guard files.fitsFileSystem, directoryExists() else { return .success(()) }
         return withLock(files) { _ in
-            for fileName in [files.snapshot(.active), files.renewedMetadata, files.snapshot(.pending)] {
+            for fileName in [files.snapshot(.active), files.renewedMetadata] + [CacheSlot.pending, .lastGood].map(files.snapshot) {
                 if case .failure(let failure) = PosixFileSystem.removeFileIfPresent(file(fileName)) {
                     return .failure(failure.cacheError(path: file(fileName)))
                 }

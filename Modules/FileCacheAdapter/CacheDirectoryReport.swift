@@ -33,6 +33,8 @@ public struct CacheDirectoryReport: Sendable, Hashable {
         public var active: Snapshot?
         /// The pending snapshot (waiting for the next launch), if a file for it exists.
         public var pending: Snapshot?
+        /// The client's record of last good values, if a file for it exists.
+        public var lastGood: Snapshot?
         /// The renewal metadata file of the active snapshot, if one exists.
         public var renewal: Renewal?
 
@@ -40,11 +42,14 @@ public struct CacheDirectoryReport: Sendable, Hashable {
         public var hasPending: Bool { pending != nil }
 
         /// Creates an entry.
-        public init(stem: String, name: String?, active: Snapshot?, pending: Snapshot?, renewal: Renewal?) {
+        public init(
+            stem: String, name: String?, active: Snapshot?, pending: Snapshot?, lastGood: Snapshot? = nil, renewal: Renewal?
+        ) {
             self.stem = stem
             self.name = name
             self.active = active
             self.pending = pending
+            self.lastGood = lastGood
             self.renewal = renewal
         }
     }

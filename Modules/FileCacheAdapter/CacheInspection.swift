@@ -29,7 +29,7 @@ extension CacheDirectory {
         }
         let reports = configurations.sorted { $0.key < $1.key }
             .map { inspectConfiguration($0.value, present: entries) }
-            .filter { $0.active != nil || $0.pending != nil || $0.renewal != nil }
+            .filter { $0.active != nil || $0.pending != nil || $0.lastGood != nil || $0.renewal != nil }
         return .success(
             CacheDirectoryReport(
                 directory: directoryURL, configurations: reports, quarantined: Quarantine.entries(in: path),
@@ -62,7 +62,11 @@ extension CacheDirectory {
                     report.metadata = stored.metadata
                 }
             }
-            if slot == .active { configuration.active = report } else { configuration.pending = report }
+            switch slot {
+            case .active: configuration.active = report
+            case .pending: configuration.pending = report
+            case .lastGood: configuration.lastGood = report
+            }
         }
         let renewalName = files.renewedMetadata
         guard present.contains(renewalName) else { return configuration }

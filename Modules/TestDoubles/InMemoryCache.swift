@@ -111,7 +111,7 @@ public final class InMemoryCache: SnapshotCache {
         }
     }
 
-    /// Removes both slots of `name`, corrupted or not.
+    /// Removes every slot of `name`, corrupted or not.
     public func clear(_ name: String) async throws(CacheError) {
         try write("clear \(name)") { state in
             for slot in CacheSlot.allCases { state.entries[Key(name: name, slot: slot)] = nil }

@@ -59,7 +59,7 @@ struct PortDefaultsTests {
         let request = FetchRequest()
         #expect(request.validators.isEmpty)
         #expect(request.configurationName == "default")
-        #expect(CacheSlot.allCases == [.active, .pending])
+        #expect(CacheSlot.allCases == [.active, .pending, .lastGood])
     }
 
     /// The events a closure observer forwarded, kept under a lock.

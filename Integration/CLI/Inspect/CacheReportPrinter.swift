@@ -27,6 +27,7 @@ struct CacheReportPrinter {
             } else {
                 console.line("  pending   none")
             }
+            if configuration.lastGood != nil { printSnapshot("last-good", configuration.lastGood, renewal: nil) }
         }
         console.line()
         console.line(
@@ -88,6 +89,7 @@ struct CacheReportPrinter {
             console.line("\(indent)renewal \(state)")
         }
         if label == "pending" { console.line("\(indent)waits for activation at the next launch") }
+        if label == "last-good" { console.line("\(indent)values served as last good, kept for the next launch") }
     }
 
     private func untilText(_ fetchedAt: Date, _ freshness: Freshness) -> String {
@@ -115,6 +117,7 @@ struct CacheReportPrinter {
                         "active": snapshotJSON(configuration.active),
                         "pending": snapshotJSON(configuration.pending),
                     ]
+                    if configuration.lastGood != nil { members["lastGood"] = snapshotJSON(configuration.lastGood) }
                     if let renewal = configuration.renewal {
                         let state: String
                         switch renewal.state {

@@ -207,11 +207,14 @@ public struct RemoteConfigBuilder: Sendable {
             context: settings.context)
 
         let resolver = Resolver(registry: registry)
-        let first = resolver.resolve(sources: sources, previous: nil, generation: 1)
+        let stored = StoredLastGood(readers: providers.settings.map { lastGoodReader(of: $0, sink: sink) })
+        let first = resolver.resolve(sources: sources, previous: nil, generation: 1, stored: stored)
         for rejection in first.newRejections { sink.emit(.valueRejected(rejection)) }
         let activator = Activator(resolver: resolver, cell: StateCell(first.state), sink: sink, updates: updates)
         let engines = providers.settings.enumerated().map { position, provider in
-            RefreshEngine(settings: provider, provider: position, activator: activator, status: statuses[position])
+            RefreshEngine(
+                settings: provider, provider: position, activator: activator, status: statuses[position],
+                recordedLastGood: stored.recorded(of: position))
         }
         // Each provider that push sources watch gets one receiver, which drives its engine.
         let receivers = engines.indices.map { position in
@@ -313,6 +316,33 @@ public struct RemoteConfigBuilder: Sendable {
             sink.emit(.cacheUnreadable(error))
         }
         return nil
+    }
+
+    /// Reads the last good values `settings`' cache kept (see ``LastGoodValues``); nil without a cache, and
+    /// when signatures are required: the record is the client's own file, which no signature covers.
+    private func lastGoodReader(of settings: ClientSettings, sink: EventSink) -> (@Sendable () -> LastGoodValues?)? {
+        guard let cache = settings.cache, settings.signatures == nil else { return nil }
+        let name = settings.configurationName
+        return {
+            switch cache.load(name, slot: .lastGood) {
+            case .hit(let cached):
+                guard let values = LastGoodValues(bytes: cached.payload) else {
+                    sink.emit(
+                        .cacheUnreadable(
+                            CacheError(
+                                .corrupt(.badMetadata),
+                                message: "the last good values kept for \"\(name)\" are not a record of values; "
+                                    + "they are ignored and rewritten at the next refresh")))
+                    return nil
+                }
+                return values
+            case .miss:
+                return nil
+            case .unreadable(let error):
+                sink.emit(.cacheUnreadable(error))
+                return nil
+            }
+        }
     }
 
     /// Starts the tasks that observe the override sources and refresh each provider periodically;

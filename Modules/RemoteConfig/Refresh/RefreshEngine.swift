@@ -19,13 +19,19 @@ final class RefreshEngine: Sendable {
     let sink: EventSink
     private let state: Locked<EngineState>
 
-    init(settings: ClientSettings, provider: Int, activator: Activator, status: EngineStatus) {
+    /// `recordedLastGood` is what the cache holds in its last-good slot, when the builder read it.
+    init(
+        settings: ClientSettings, provider: Int, activator: Activator, status: EngineStatus,
+        recordedLastGood: LastGoodValues? = nil
+    ) {
         self.settings = settings
         self.provider = provider
         self.activator = activator
         self.cell = activator.cell
         self.sink = activator.sink
-        state = Locked(EngineState(status: status))
+        var engineState = EngineState(status: status)
+        engineState.recordedLastGood = recordedLastGood
+        state = Locked(engineState)
     }
 
     func emit(_ event: ConfigEvent) { sink.emit(event) }
@@ -223,6 +229,7 @@ final class RefreshEngine: Sendable {
         if settings.activation == .immediate {
             let changed = activate(snapshot, cause: .refresh)
             emit(.refreshed(changedKeys: changed))
+            await recordLastGood(of: cell.load())
             await persistActive(cached)
             return succeed(.updated(changedKeys: changed), at: now)
         }
@@ -230,6 +237,8 @@ final class RefreshEngine: Sendable {
         reportMistypedKeys(of: snapshot, unread: preview.unreadSnapshotKeys)
         var storedInCache = false
         if settings.activation == .nextLaunch, let cache = settings.cache {
+            // The next launch activates this payload: what it will keep as last good is what the preview kept.
+            await recordLastGood(of: preview.state)
             do throws(CacheError) {
                 try await cache.store(cached, as: settings.configurationName, slot: .pending)
                 storedInCache = true
@@ -327,6 +336,7 @@ final class RefreshEngine: Sendable {
         }
         guard let waiting else { return nil }
         let changed = activate(waiting.snapshot, cause: .activation)
+        await recordLastGood(of: cell.load())
         if let cache = settings.cache {
             do throws(CacheError) {
                 if waiting.storedInCache {
@@ -364,6 +374,25 @@ final class RefreshEngine: Sendable {
         } catch {
             cacheWriteFailed(error)
             return error.kind == .notFound ? .cacheLostPayload : .renewed
+        }
+    }
+
+    /// Stores the last good values this provider supplies in `state` (see ``LastGoodValues``) when they
+    /// differ from what the cache holds, before the payload that made them is stored.
+    private func recordLastGood(of resolved: ResolvedState) async {
+        guard let cache = settings.cache, settings.signatures == nil else { return }
+        let values = LastGoodValues(of: provider, in: resolved, names: activator.resolver.registry.names)
+        let recorded = state.withLock { $0.recordedLastGood }
+        if values == recorded { return }
+        if recorded == nil, values.entries.isEmpty, cache.load(settings.configurationName, slot: .lastGood).snapshot == nil {
+            state.withLock { $0.recordedLastGood = values }  // Nothing to keep, and no record to replace.
+            return
+        }
+        do throws(CacheError) {
+            try await cache.store(values.cached(at: settings.clock.now()), as: settings.configurationName, slot: .lastGood)
+            state.withLock { $0.recordedLastGood = values }
+        } catch {
+            cacheWriteFailed(error)
         }
     }
 
@@ -425,6 +454,8 @@ struct EngineState {
     var stopped = false
     /// The payload names already reported as mistyped.
     var reportedMistypedKeys: Set<String> = []
+    /// The last good values the cache holds for this provider, when known.
+    var recordedLastGood: LastGoodValues?
     var participantWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     init(status: EngineStatus) { self.status = status }

@@ -154,6 +154,15 @@ struct SnapshotValue: Sendable {
     let raw: ConfigValue
     let source: String
     let provider: Int
+    /// Whether it is a last good value kept from an earlier snapshot, not the active snapshot's value.
+    var isKept = false
+
+    /// The same value, kept as a last good value.
+    var kept: SnapshotValue {
+        var copy = self
+        copy.isKept = true
+        return copy
+    }
 }
 
 /// One override source's values at one moment, under its name.

@@ -49,7 +49,10 @@ struct Resolver {
 
     /// Resolves every key against `sources` (the snapshots' rules evaluated for `sources.context`);
     /// `previous` supplies each key's last good value and is what changes and new rejections are measured against.
-    func resolve(sources: ValueSources, previous: ResolvedState?, generation: UInt64) -> Output {
+    ///
+    /// `stored` holds the last good values the providers' caches kept from an earlier launch: the
+    /// builder's first resolution (with no `previous`) reads a key's from there.
+    func resolve(sources: ValueSources, previous: ResolvedState?, generation: UInt64, stored: StoredLastGood? = nil) -> Output {
         let keys = registry.keys
         var values: [any AnyObject & Sendable] = []
         values.reserveCapacity(keys.count)
@@ -66,7 +69,7 @@ struct Resolver {
         let remotes = RemoteSnapshot.all(in: sources)
 
         for (slot, key) in keys.enumerated() {
-            let resolved = Self.resolve(key, slot: slot, sources: sources, remotes: remotes, previous: previous)
+            let resolved = Self.resolve(key, slot: slot, sources: sources, remotes: remotes, previous: previous, stored: stored)
             values.append(resolved.box)
             if hasRules {
                 var raw: ConfigValue?
@@ -116,17 +119,19 @@ struct Resolver {
     /// value and default box, and are nil for a key read without being registered.
     /// `remotes` are the sources' snapshots (``RemoteSnapshot/all(in:)``), when the caller resolves many keys.
     static func resolve<Key: ConfigKeyRepresentable>(
-        _ key: Key, slot: Int?, sources: ValueSources, remotes: [RemoteSnapshot]? = nil, previous: ResolvedState?
+        _ key: Key, slot: Int?, sources: ValueSources, remotes: [RemoteSnapshot]? = nil, previous: ResolvedState?,
+        stored: StoredLastGood? = nil
     ) -> KeyResolution {
         let key = key.configKey
         let remotes = remotes ?? RemoteSnapshot.all(in: sources)
-        var resolution = resolve(key, slot: slot, sources: sources, remotes: remotes, previous: previous)
+        var resolution = resolve(key, slot: slot, sources: sources, remotes: remotes, previous: previous, stored: stored)
         if let slot, let previous { resolution.changed = !same(key, previous, slot, as: resolution) }
         return resolution
     }
 
     private static func resolve<Value>(
-        _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, remotes: [RemoteSnapshot], previous: ResolvedState?
+        _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, remotes: [RemoteSnapshot], previous: ResolvedState?,
+        stored: StoredLastGood?
     ) -> KeyResolution {
         let name = key.name
         var rejected: [Rejection] = []
@@ -136,7 +141,8 @@ struct Resolver {
             switch key.converter.accept(candidate.content, for: key, origin: candidate.origin) {
             case .success(let box):
                 let hidden = remote(
-                    key, slot: slot, remotes: remotes, context: sources.context, previous: previous, rejected: &rejected)
+                    key, slot: slot, remotes: remotes, context: sources.context, previous: previous, stored: stored,
+                    rejected: &rejected)
                 return KeyResolution(
                     box: box, layer: position, candidate: candidate.content, hiddenRemote: hidden.value,
                     rejected: rejected, snapshotsHolding: hidden.holding)
@@ -150,7 +156,8 @@ struct Resolver {
         }
         if let writable = sources.writable, let won = local(writable, as: .writable) { return won }
         let fromSnapshots = remote(
-            key, slot: slot, remotes: remotes, context: sources.context, previous: previous, rejected: &rejected)
+            key, slot: slot, remotes: remotes, context: sources.context, previous: previous, stored: stored,
+            rejected: &rejected)
         if let value = fromSnapshots.value {
             let isCurrent = fromSnapshots.isCurrent
             return KeyResolution(
@@ -175,11 +182,11 @@ struct Resolver {
     }
 
     /// The key's remote value: the first snapshot's candidate (its rules evaluated for `context`),
-    /// in precedence order, that passes; else the last good one from `previous` when some
-    /// snapshot had a candidate or rejected the key's rules. `holding` counts those snapshots.
+    /// in precedence order, that passes; else, when some snapshot had a candidate or rejected the
+    /// key's rules, the last good one: from `previous`, or at build from `stored`. `holding` counts those snapshots.
     private static func remote<Value>(
         _ key: ConfigKey<Value>, slot: Int?, remotes: [RemoteSnapshot], context: EvaluationContext,
-        previous: ResolvedState?, rejected: inout [Rejection]
+        previous: ResolvedState?, stored: StoredLastGood?, rejected: inout [Rejection]
     ) -> (value: SnapshotValue?, isCurrent: Bool, holding: Int) {
         var accepted: SnapshotValue?
         var holding = 0
@@ -210,9 +217,19 @@ struct Resolver {
             }
         }
         if let accepted { return (accepted, true, holding) }
-        guard holding > 0 else { return (nil, false, 0) }
-        let kept = slot.flatMap { previous?.remoteValue(at: $0, name: key.name) }
-        return (kept, false, holding)
+        guard holding > 0, let slot else { return (nil, false, holding) }
+        if let previous { return (previous.remoteValue(at: slot, name: key.name)?.kept, false, holding) }
+        guard let stored else { return (nil, false, holding) }
+        for remote in remotes {
+            guard let entry = stored.entry(key.name, provider: remote.provider) else { continue }
+            switch key.converter.accept(.value(entry.raw), for: key, origin: "last good value from \(entry.source)") {
+            case .success(let box):
+                return (SnapshotValue(box: box, raw: entry.raw, source: entry.source, provider: remote.provider, isKept: true), false, holding)
+            case .failure(let rejection):
+                rejected.append(rejection)
+            }
+        }
+        return (nil, false, holding)
     }
 
     /// Whether `slot`'s new value equals its value in `previous`: equal typed values when the key's

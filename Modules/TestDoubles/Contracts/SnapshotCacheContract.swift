@@ -39,7 +39,7 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
     public enum Check: String, Sendable, CaseIterable {
         /// Both slots of a name never stored load as `.miss`; promoting nothing answers `false`.
         case emptyMiss = "cache.empty-cache-misses"
-        /// A stored snapshot loads back with its bytes and every metadata field, in both slots and after reopening.
+        /// A stored snapshot loads back with its bytes and every metadata field, in every slot and after reopening.
         case roundTrip = "cache.round-trip-keeps-payload-and-every-metadata-field"
         /// `renew` replaces the active snapshot's metadata and keeps its payload and the pending slot.
         case renewMetadata = "cache.renew-replaces-only-the-metadata"
@@ -49,7 +49,7 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         case renewWritesNoPayload = "cache.renew-writes-no-payload-bytes"
         /// Storing, renewing, promoting and clearing one name never changes another.
         case namesApart = "cache.names-are-kept-apart"
-        /// `clear` removes both slots and is harmless on an absent name.
+        /// `clear` removes every slot and is harmless on an absent name.
         case clear = "cache.clear-removes-both-slots"
         /// Damaged or foreign data loads as `.unreadable` (a typed miss), never a hit or a crash, and a store repairs it.
         case damagedData = "cache.damaged-data-is-a-typed-miss"
