@@ -186,11 +186,14 @@ public struct RemoteConfigBuilder: Sendable {
         let events = Broadcaster<ConfigEvent>()
         let updates = Broadcaster<ConfigUpdate>()
         let sink = EventSink(observers: settings.observers, streams: events)
+        // What build() reports also goes to the list that each events() stream starts with.
+        let startup = StartupEvents()
+        let buildSink = EventSink(observers: settings.observers + [startup], streams: events)
         let descriptors = settings.overrideSources.isEmpty ? [] : registry.keys.map { KeyRegistry.descriptor(of: $0) }
 
         let layers = settings.overrideSources.map { source in
             let snapshot = source.overrides(for: descriptors)
-            for problem in snapshot.problems { sink.emit(.overrideProblem(source: source.name, message: problem)) }
+            for problem in snapshot.problems { buildSink.emit(.overrideProblem(source: source.name, message: problem)) }
             return OverrideLayer(name: source.name, snapshot: snapshot)
         }
         var statuses: [EngineStatus] = []
@@ -198,18 +201,18 @@ public struct RemoteConfigBuilder: Sendable {
         for provider in providers.settings {
             var status = EngineStatus()
             status.scheduler.periodicInterval = settings.periodicInterval
-            snapshots.append(loadCache(of: provider, into: &status, sink: sink))
+            snapshots.append(loadCache(of: provider, into: &status, sink: buildSink))
             statuses.append(status)
         }
         let sources = ValueSources(
-            overrides: layers, writable: writable.initialLayer(registry: registry, sink: sink), snapshots: snapshots,
+            overrides: layers, writable: writable.initialLayer(registry: registry, sink: buildSink), snapshots: snapshots,
             providerNames: providers.settings.map(\.configurationName), precedence: providers.precedence, bundled: bundled,
             context: settings.context)
 
         let resolver = Resolver(registry: registry)
-        let stored = StoredLastGood(readers: providers.settings.map { lastGoodReader(of: $0, sink: sink) })
+        let stored = StoredLastGood(readers: providers.settings.map { lastGoodReader(of: $0, sink: buildSink) })
         let first = resolver.resolve(sources: sources, previous: nil, generation: 1, stored: stored)
-        for rejection in first.newRejections { sink.emit(.valueRejected(rejection)) }
+        for rejection in first.newRejections { buildSink.emit(.valueRejected(rejection)) }
         let activator = Activator(resolver: resolver, cell: StateCell(first.state), sink: sink, updates: updates)
         let engines = providers.settings.enumerated().map { position, provider in
             RefreshEngine(
@@ -222,7 +225,7 @@ public struct RemoteConfigBuilder: Sendable {
         }
         let client = RemoteConfigClient(
             registry: registry, activator: activator, engines: engines, writes: writable, events: events, updates: updates,
-            pushReceivers: receivers)
+            pushReceivers: receivers, startupEvents: startup.events)
         startBackgroundTasks(of: client, descriptors: descriptors, pushTargets: pushTargets)
         return client
     }

@@ -23,14 +23,18 @@ public final class RemoteConfigClient: Sendable {
     let updateBroadcaster: Broadcaster<ConfigUpdate>
     /// By provider: takes its push sources' signals into its refresh (nil for a provider without push sources).
     let pushReceivers: [PushReceiver?]
+    /// The events `build()` raised, which each `events()` stream starts with.
+    let startupEvents: [ConfigEvent]
     /// The client's background tasks (override observation, periodic refresh), and the names whose
     /// unregistered reads were reported.
     let bookkeeping = Locked((tasks: [Task<Void, Never>](), reported: Set<String>()))
 
     init(
         registry: KeyRegistry, activator: Activator, engines: [RefreshEngine], writes: WritableSettings,
-        events: Broadcaster<ConfigEvent>, updates: Broadcaster<ConfigUpdate>, pushReceivers: [PushReceiver?] = []
+        events: Broadcaster<ConfigEvent>, updates: Broadcaster<ConfigUpdate>, pushReceivers: [PushReceiver?] = [],
+        startupEvents: [ConfigEvent] = []
     ) {
+        self.startupEvents = startupEvents
         self.registry = registry
         self.cell = activator.cell
         self.activator = activator
@@ -243,8 +247,9 @@ public final class RemoteConfigClient: Sendable {
 
     // MARK: Updates
 
-    /// Every event from now on (refreshes, errors, rejections, cache trouble), until the client stops.
-    public func events() -> AsyncStream<ConfigEvent> { eventBroadcaster.stream() }
+    /// The events `build()` raised (the cache loaded or missed, cached values rejected, override
+    /// problems), then every event from now on (refreshes, errors, rejections, cache trouble), until the client stops.
+    public func events() -> AsyncStream<ConfigEvent> { eventBroadcaster.stream(startingWith: startupEvents) }
 
     /// Every change of the values reads see, from now on.
     public func updates() -> AsyncStream<ConfigUpdate> { updateBroadcaster.stream() }

@@ -14,10 +14,14 @@ final class Broadcaster<Element: Sendable>: Sendable {
 
     private let subscribers = Locked(Subscribers())
 
-    /// A new stream of every later element.
-    func stream(bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded) -> AsyncStream<Element> {
+    /// A new stream of `earlier`, then every later element.
+    func stream(
+        startingWith earlier: [Element] = [], bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: bufferingPolicy)
         let id: Int? = subscribers.withLock { s in
+            // Under the lock, so that no element sent meanwhile comes before them.
+            for element in earlier { continuation.yield(element) }
             if s.finished { return nil }
             s.next += 1
             s.streams[s.next] = continuation
