@@ -78,7 +78,7 @@ struct CLIFetchTests {
             "config.json", #"{"new_checkout": true, "max_retries": 42, "theme": "blue", "surprise": 1}"#)
         try await CLIServer.with([file.path, "--port", "0"]) { server in
             let (outcome, json) = try await CLIProcess.runJSON(["fetch", server.url(), "--keys", manifest])
-            #expect(outcome.status == 0)
+            #expect(outcome.status == 1, "rejected values are a problem the tool reports")
             let rows = try #require(json["values"]?.arrayValue)
             func row(_ key: String) -> ConfigValue? { rows.first { $0["key"] == .string(key) } }
             #expect(row("new_checkout")?["value"] == true)
@@ -164,4 +164,19 @@ struct CLIFetchTests {
         #expect(outcome.status == 2)
         #expect(outcome.standardError.contains("unknown type \"boolean\""))
     }
+
+    @Test("a fetch whose payload has one rejected value exits 1, names the key, and shows the layer served instead")
+    func rejectedValueExitsOne() async throws {
+        let scratch = try CLIScratch()
+        defer { scratch.remove() }
+        let config = try exampleConfig().replacingOccurrences(of: "\"max_retries\": 5", with: "\"max_retries\": 42")
+        let file = try scratch.write("config.json", config)
+        try await CLIServer.with([file.path, "--port", "0"]) { server in
+            let outcome = try await CLIProcess.run(["fetch", server.url(), "--keys", manifest])
+            #expect(outcome.status == 1, "stdout: \(outcome.standardOutput)")
+            #expect(outcome.standardError.contains("1 key(s) had a value rejected (max_retries)"), "\(outcome.standardError)")
+            #expect(outcome.standardOutput.contains("max_retries"))
+        }
+    }
+
 }

@@ -30,6 +30,7 @@ struct LastGoodRelaunchTests {
             try scratch.write("config.json", everyValueRejected)
             let second = try await CLIProcess.runJSON(["fetch", server.url(), "--cache-dir", cache, "--keys", manifest])
             #expect(second.json["status"] == 200, "the server served the new file: \(second.outcome.standardOutput)")
+            #expect(second.outcome.status == 1, "every value was rejected: the refresh failed")
             #expect(row("max_retries", in: second.json)?["value"] == 5)
             #expect(row("max_retries", in: second.json)?["from"] == "last good remote")
             #expect(row("max_retries", in: second.json)?["rejected"]?.arrayValue?.isEmpty == false)

@@ -185,7 +185,7 @@ struct LoggingObserverTests {
             .observer(LoggingObserver(logger: logger))
             .register(token)
             .build()
-        _ = try await client.refresh()
+        await #expect(throws: ConfigError.self, "the payload's one value is rejected") { try await client.refresh() }
         await client.stop()
         let rejected = handler.entries.filter { $0.metadata["config.event"] == "value_rejected" }
         #expect(rejected.count == 1)

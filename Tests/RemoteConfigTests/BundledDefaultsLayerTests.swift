@@ -37,7 +37,7 @@ struct BundledDefaultsLayerTests {
     func rejectedRemoteFallsToBundled() async throws {
         let fetcher = InMemoryFetcher(json: #"{"max_retries": 99}"#)
         let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).bundledDefaults(shipped).build()
-        try await client.refresh()
+        await client.refreshRejectingEveryValue()
         #expect(client[Keys.retries] == 7)
         let explanation = client.explain(Keys.retries)
         #expect(explanation.layer == .bundledDefaults(source: "defaults.json"))

@@ -58,7 +58,7 @@ struct ChangeDetectionTests {
         let client = try RemoteConfigBuilder.testing(
             fetcher: fetcher, clock: ManualClock(), keys: [secretLimit, Keys.a]
         ).build()
-        _ = try await client.refresh(force: true)
+        await client.refreshRejectingEveryValue(force: true)
 
         let limit = try #require(client.explain(secretLimit).rejected.first)
         #expect(limit.value == Rejection.redacted)
@@ -114,7 +114,7 @@ struct ChangeDetectionTests {
         #expect(client[concrete] == 7)
 
         fetcher.serve(json: #"{"limit": 70, "limit2": 70}"#)
-        _ = try await client.refresh(force: true)
+        await client.refreshRejectingEveryValue(force: true)
         #expect(client[generic] == 7)
         let a = try #require(client.explain(generic).rejected.first)
         let b = try #require(client.explain(concrete).rejected.first)

@@ -67,7 +67,7 @@ struct DecodableKeyRawTests {
         #expect(try await client.refresh(force: true) == .updated(changedKeys: ["theme"]))
 
         fetcher.serve(json: #"{"theme": {"accent": 7}}"#)
-        #expect(try await client.refresh(force: true) == .updated(changedKeys: []))
+        await #expect(throws: ConfigError.self) { try await client.refresh(force: true) }
         #expect(client[theme].accent == "green")
         #expect(client.explain(theme).layer == .lastGoodSnapshot(source: "memory://config"))
 

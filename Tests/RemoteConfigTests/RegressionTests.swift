@@ -23,7 +23,7 @@ struct RegressionTests {
         #expect(client[callSite] == 5)
 
         fetcher.serve(json: #"{"max_retries": 50}"#)
-        _ = try await client.refresh()
+        await client.refreshRejectingEveryValue()
         #expect(client[callSite] == 5, "50 breaks the rule: the last good value, not the raw snapshot")
         #expect(client.explain(callSite).layer == .lastGoodSnapshot(source: "memory://config"))
         #expect(client.snapshot()[callSite] == 5)
@@ -162,7 +162,7 @@ struct RegressionTests {
         #expect(fetcher.fetchCount == 1)
 
         fetcher.serve(json: #"{"banner": {"title": 7}}"#)
-        _ = try await client.refresh(force: true)
+        await client.refreshRejectingEveryValue(force: true)
         #expect(client[banner] == Banner(title: "Sale"), "the rejected value falls back to the last good one")
         #expect(observer.events.contains { if case .valueRejected(let r) = $0 { r.key == "banner" } else { false } })
         #expect(client.rawValue(forKey: "banner") == .object(["title": .int(7)]), "the raw read says it is raw")

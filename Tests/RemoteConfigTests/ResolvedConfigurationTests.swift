@@ -44,7 +44,7 @@ struct ResolvedConfigurationTests {
         let (client, fetcher) = try await client(#"{"max_retries": 4}"#)
         #expect(client.resolvedValues().entry(forName: "title") == nil, "title is at its default")
         fetcher.serve(json: #"{"max_retries": 99, "title": ""}"#)
-        _ = try await client.refresh()
+        await client.refreshRejectingEveryValue()
         let values = client.resolvedValues()
         #expect(values.entry(forName: "max_retries")?.value == .int(4), "99 breaks the range rule: last good value")
         #expect(values.entry(forName: "title") == nil, "an empty title breaks nonEmpty, and there is no last good value")

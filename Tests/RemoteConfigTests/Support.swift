@@ -2,6 +2,7 @@ import ConfigDomain
 import ConfigPorts
 import Foundation
 import TestDoubles
+import Testing
 
 @testable import RemoteConfig
 
@@ -52,4 +53,20 @@ func cached(_ json: String, fetchedAt: Date, etag: String? = "\"v1\"") -> Cached
         metadata: SnapshotMetadata(
             fetchedAt: fetchedAt, validators: Validators(etag: etag), contentHash: ContentHash(of: bytes),
             source: "test-cache"))
+}
+
+extension RemoteConfigClient {
+    /// Refreshes with a payload whose every value a registered key reads is refused: such a refresh
+    /// fails with `ConfigError.rejected`, and the keys keep their last good values.
+    func refreshRejectingEveryValue(force: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) async {
+        do {
+            let result = try await refresh(force: force)
+            Issue.record("expected the refresh to fail with .rejected, got \(result)", sourceLocation: sourceLocation)
+        } catch {
+            guard case .rejected = error else {
+                Issue.record("expected .rejected, got \(error)", sourceLocation: sourceLocation)
+                return
+            }
+        }
+    }
 }

@@ -65,11 +65,11 @@ struct RuleRejectionTests {
         let (client, fetcher) = try await targetingClient(good, context: EvaluationContext(attributes: ["country": "DE"]))
         #expect(client[TargetedKeys.button] == "black")
         fetcher.serve(json: bad)
-        _ = try await client.refresh()
+        await #expect(throws: ConfigError.self, "the payload's one key is rejected") { try await client.refresh() }
         #expect(client[TargetedKeys.button] == "black")
         #expect(client.explain(TargetedKeys.button).layer == .lastGoodSnapshot(source: "memory://config"))
         fetcher.serve(json: good.replacingOccurrences(of: "black", with: "white"))
-        _ = try await client.refresh()
+        _ = try await client.refresh(force: true)  // the failed refresh backs off, like any failure
         #expect(client[TargetedKeys.button] == "white")
     }
 

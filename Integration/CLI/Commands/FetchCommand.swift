@@ -20,8 +20,9 @@ struct FetchCommand: AsyncParsableCommand {
             With --keys the values are read through typed keys declared in a manifest: each shows its \
             provenance (remote, last good remote, default) and any value the rules rejected.
 
-            Exit status: 0 when the fetch succeeded (or was skipped by --skip-if-fresh); 1 when it failed \
-            (the error's kind and retry advice are printed); 2 when the URL, manifest or settings are unusable.
+            Exit status: 0 when the fetch succeeded (or was skipped by --skip-if-fresh) and no value was \
+            rejected; 1 when it failed (the error's kind and retry advice are printed) or a key's value was \
+            rejected; 2 when the URL, manifest or settings are unusable.
 
             Examples:
               remote-config fetch http://127.0.0.1:8080/config.json
@@ -92,6 +93,12 @@ struct FetchCommand: AsyncParsableCommand {
             }
             if let error = report.error {
                 throw CLIFailure.problem(error.description)
+            }
+            let rejected = report.rows.filter { !$0.rejected.isEmpty }.map(\.key)
+            if !rejected.isEmpty {
+                throw CLIFailure.problem(
+                    "\(rejected.count) key(s) had a value rejected (\(rejected.joined(separator: ", "))); "
+                        + "the app serves the next layer for each, as shown")
             }
         }
     }

@@ -159,7 +159,9 @@ public final class RemoteConfigClient: Sendable {
     /// - Returns: what the refresh did (with several providers, all of it: see ``RefreshResult``);
     ///   a skipped refresh is not an error.
     /// - Throws: `ConfigError` when every provider's fetch or decoding failed (the builder's own
-    ///   fetcher's error first). The last good state is kept. ``status`` has each provider's outcome.
+    ///   fetcher's error first), or when a new payload offered the registered keys values and every
+    ///   one was rejected (`.rejected`, the first of them). The last good values are kept.
+    ///   ``status`` has each provider's outcome.
     @discardableResult
     public func refresh(force: Bool = false) async throws(ConfigError) -> RefreshResult {
         try await refreshEach(force: force, onlyUnlessFresh: false).get()

@@ -227,11 +227,12 @@ final class RefreshEngine: Sendable {
         }
         let cached = CachedSnapshot(payload: payload.bytes, metadata: metadata)
         if settings.activation == .immediate {
-            let changed = activate(snapshot, cause: .refresh)
-            emit(.refreshed(changedKeys: changed))
-            await recordLastGood(of: cell.load())
+            let output = activate(snapshot, cause: .refresh)
+            emit(.refreshed(changedKeys: output.changedKeys))
+            await recordLastGood(of: output.state)
             await persistActive(cached)
-            return succeed(.updated(changedKeys: changed), at: now)
+            if let refused = everyValueRejected(in: output, of: snapshot) { return fail(.rejected(refused), retry: .backoff) }
+            return succeed(.updated(changedKeys: output.changedKeys), at: now)
         }
         let preview = activator.preview(snapshot, of: provider)
         reportMistypedKeys(of: snapshot, unread: preview.unreadSnapshotKeys)
@@ -251,7 +252,22 @@ final class RefreshEngine: Sendable {
             s.status.pendingActivation = true
         }
         emit(.pendingStored(changedKeys: preview.changedKeys))
+        if let refused = everyValueRejected(in: preview, of: snapshot) { return fail(.rejected(refused), retry: .backoff) }
         return succeed(.pendingActivation(changedKeys: preview.changedKeys), at: now)
+    }
+
+    /// The first of the snapshot's values that `output` refused, when it refused every value the
+    /// snapshot offered the registered keys (so none reads from it): such a refresh fails, though
+    /// the snapshot is held, so that a later fetch of the same payload answers "not modified".
+    private func everyValueRejected(in output: Resolver.Output, of snapshot: ConfigSnapshot) -> Rejection? {
+        let state = output.state
+        if state.layers.contains(.snapshot(provider)) { return nil }
+        // A value an override hides still passed.
+        if state.hiddenRemote.values.contains(where: { $0.provider == provider && !$0.isKept }) { return nil }
+        let origin = RemoteSnapshot(provider: provider, snapshot: snapshot).origin
+        return state.rejections.keys.sorted().lazy.compactMap { slot in
+            state.rejections[slot]?.first { $0.origin == origin }
+        }.first
     }
 
     /// The cache lost the payload a 304 confirmed (the OS purged it): fetch it once unconditionally and store it.
@@ -322,10 +338,10 @@ final class RefreshEngine: Sendable {
     /// Makes `snapshot` this provider's active snapshot through the client's ``Activator``;
     /// returns the keys whose value changed.
     @discardableResult
-    private func activate(_ snapshot: ConfigSnapshot, cause: ConfigUpdate.Cause) -> [String] {
+    private func activate(_ snapshot: ConfigSnapshot, cause: ConfigUpdate.Cause) -> Resolver.Output {
         let output = activator.activate(cause: cause) { $0.snapshots[provider] = snapshot }
         if cause == .refresh { reportMistypedKeys(of: snapshot, unread: output.unreadSnapshotKeys) }
-        return output.changedKeys
+        return output
     }
 
     /// Applies the snapshot waiting for activation, if there is one.
@@ -335,8 +351,8 @@ final class RefreshEngine: Sendable {
             return s.pending
         }
         guard let waiting else { return nil }
-        let changed = activate(waiting.snapshot, cause: .activation)
-        await recordLastGood(of: cell.load())
+        let output = activate(waiting.snapshot, cause: .activation)
+        await recordLastGood(of: output.state)
         if let cache = settings.cache {
             do throws(CacheError) {
                 if waiting.storedInCache {
@@ -351,7 +367,7 @@ final class RefreshEngine: Sendable {
                 cacheWriteFailed(error)
             }
         }
-        return .updated(changedKeys: changed)
+        return .updated(changedKeys: output.changedKeys)
     }
 
     private enum Renewal { case renewed, cacheLostPayload }
