@@ -235,4 +235,17 @@ struct CLIServeTests {
         #expect(outcome.standardError.hasPrefix("error: nothing to serve at /nonexistent/"))
         #expect(outcome.standardError.split(separator: "\n").count == 1)
     }
+
+    @Test("serve warns, when it loads one, about a file over the 2 MiB an app accepts")
+    func warnsAboutLargeFiles() async throws {
+        let scratch = try CLIScratch()
+        defer { scratch.remove() }
+        let padding = String(repeating: "x", count: 2 * 1024 * 1024)
+        let file = try scratch.write("config.json", #"{"padding": "\#(padding)"}"#)
+        try await CLIServer.with([file.path, "--port", "0"]) { server in
+            let warning = await server.waitForLine { $0.contains("Warning") && $0.contains("/config.json") }
+            #expect(warning?.contains("clients refuse it") == true, "output:\n\(server.output.prefix(2000))")
+        }
+    }
+
 }

@@ -174,4 +174,19 @@ struct CLIValidateTests {
         #expect(outcome.status == 2)
         #expect(outcome.standardError == "error: cannot read the config /nonexistent/config.json: no such file\n")
     }
+
+    @Test("a config over the 2 MiB an app accepts is refused with exit 1, unless --max-size raises the limit")
+    func tooLarge() async throws {
+        let scratch = try CLIScratch()
+        defer { scratch.remove() }
+        let padding = String(repeating: "x", count: 2 * 1024 * 1024)
+        let config = try scratch.write("config.json", #"{"max_retries": 5, "padding": "\#(padding)"}"#)
+        let refused = try await CLIProcess.run(["validate", config.path, "--keys", manifest])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("over the 2.0 MB an app's HTTPFetcher accepts"), "\(refused.standardError)")
+
+        let raised = try await CLIProcess.run(["validate", config.path, "--keys", manifest, "--max-size", "3000000"])
+        #expect(raised.status == 0, "stderr: \(raised.standardError)")
+    }
+
 }

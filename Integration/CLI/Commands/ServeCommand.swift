@@ -162,10 +162,12 @@ enum ServeLog {
         switch change {
         case .loaded(let document):
             console.line("Loaded \(document.path) (\(Formatting.bytes(document.body.count)), etag \(document.etag))")
+            warnIfTooLarge(document, console: console)
         case .reloaded(let document):
             console.line(
                 console.styled("Reloaded", .green)
                     + " \(document.path): new version (\(Formatting.bytes(document.body.count)), etag \(document.etag))")
+            warnIfTooLarge(document, console: console)
         case .refused(let path, let reason, let kept):
             let tail =
                 kept.map { "still serving the last good version (etag \($0.etag))" }
@@ -177,4 +179,10 @@ enum ServeLog {
     }
 
     static func style(_ text: String, _ styles: [Console.Style]) -> String { Console.shared.styled(text, styles) }
+
+    /// Warns that apps refuse `document`, when it is over their default size limit.
+    private static func warnIfTooLarge(_ document: DocumentLibrary.Document, console: Console) {
+        guard let problem = PayloadSizeLimit.problem(size: document.body.count) else { return }
+        console.line(console.styled("Warning", .yellow, .bold) + " \(document.path): \(problem)")
+    }
 }

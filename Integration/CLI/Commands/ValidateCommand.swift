@@ -22,8 +22,11 @@ struct ValidateCommand: AsyncParsableCommand {
             A targeting, GrowthBook or Unleash payload needs no manifest: its rules are checked instead (unparsable \
             rules, unknown operators, weights that do not sum, unreachable rules as warnings).
 
-            Exit status: 0 when every value is accepted; 1 when a value is rejected or the config is not \
-            valid JSON (or, with --strict, when there are warnings); 2 when a file cannot be read or the \
+            A config larger than the app accepts (HTTPFetcher's maxBodySize, 2 MiB unless --max-size says \
+            otherwise) is refused before anything else: every client would refuse it.
+
+            Exit status: 0 when every value is accepted; 1 when a value is rejected, the config is too large \
+            or not valid JSON (or, with --strict, when there are warnings); 2 when a file cannot be read or the \
             manifest is invalid.
 
             Example:
@@ -43,11 +46,22 @@ struct ValidateCommand: AsyncParsableCommand {
     @Flag(help: "Fail (exit 1) on warnings too: keys the manifest does not declare.")
     var strict = false
 
+    @Option(
+        help: ArgumentHelp(
+            "The largest payload the app accepts, in bytes (default: HTTPFetcher's maxBodySize, 2 MiB).", valueName: "bytes"))
+    var maxSize: Int = PayloadSizeLimit.bytes
+
     @Flag(help: "Print the result as JSON.")
     var json = false
 
     func run() async throws {
         try await reportingFailures {
+            let size = (try? FileManager.default.attributesOfItem(atPath: config)[.size] as? Int) ?? 0
+            if let problem = PayloadSizeLimit.problem(size: size, limit: maxSize) {
+                throw CLIFailure.problem(
+                    "\(config) must not be published as is: \(problem); shrink it, or raise maxBodySize in the app "
+                        + "and pass --max-size")
+            }
             if try RuleCheck.validate(path: config, json: json) { return }
             guard let keys else { throw CLIFailure.input("--keys <manifest.json> is needed to validate a plain JSON config") }
             let manifest = try CommandInputs.manifest(at: keys)
