@@ -32,6 +32,9 @@ struct ErrorDescriptionTests {
         #expect(PayloadError(format: "json", reason: "bad").description == "invalid json payload: bad")
         #expect(PayloadError(format: "json", reason: "bad", offset: 3).description == "invalid json payload at byte 3: bad")
         #expect(
+            PayloadError(format: "json", reason: "bad", offset: 3).from("https://example.com/c.json").description
+                == "invalid json payload from https://example.com/c.json at byte 3: bad")
+        #expect(
             PayloadError(format: "firebase", reason: "bad type", path: "parameters.x").description
                 == "invalid firebase payload at parameters.x: bad type")
         let wrapped = PayloadError(format: "json", parse: JSONParseError(offset: 4, reason: .trailingData))

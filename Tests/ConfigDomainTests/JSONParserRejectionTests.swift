@@ -41,10 +41,12 @@ struct JSONParserRejectionTests {
         RejectedInput("vertical tab is not JSON white space", "\u{0B}1", .unexpectedByte(0x0B), at: 0),
         RejectedInput("no-break space is not JSON white space", "\u{A0}1", .unexpectedByte(0xC2), at: 0),
         RejectedInput("stray byte 0xFF outside a string", bytes: [0xFF], .unexpectedByte(0xFF), at: 0),
-        RejectedInput("trailing comma in an array", "[1,]", .unexpectedByte(UInt8(ascii: "]")), at: 3),
+        RejectedInput("trailing comma in an array", "[1,]", .trailingComma(closing: "]"), at: 2),
+        RejectedInput("trailing comma and a line break in an array", "[1,\n ]", .trailingComma(closing: "]"), at: 2),
         RejectedInput("leading comma in an array", "[,1]", .unexpectedByte(UInt8(ascii: ",")), at: 1),
         RejectedInput("double comma in an array", "[1,,2]", .unexpectedByte(UInt8(ascii: ",")), at: 3),
-        RejectedInput("trailing comma in an object", #"{"a":1,}"#, .unexpectedByte(UInt8(ascii: "}")), at: 7),
+        RejectedInput("trailing comma in an object", #"{"a":1,}"#, .trailingComma(closing: "}"), at: 6),
+        RejectedInput("two commas in an object", #"{"a":1,,"b":2}"#, .unexpectedByte(UInt8(ascii: ",")), at: 7),
         RejectedInput("leading comma in an object", #"{,"a":1}"#, .unexpectedByte(UInt8(ascii: ",")), at: 1),
         RejectedInput("double comma in an object", #"{"a":1,,"b":2}"#, .unexpectedByte(UInt8(ascii: ",")), at: 7),
         RejectedInput("missing comma in an array", "[1 2]", .unexpectedByte(UInt8(ascii: "2")), at: 3),
@@ -250,4 +252,14 @@ struct JSONParserRejectionTests {
         #expect(fromString == expected)
         #expect(parseFailure(text) == expected)  // through parse(Data)
     }
+
+    @Test("a trailing comma is named as one, at the comma, with what to do")
+    func trailingCommaMessage() {
+        let failure = parseFailure("{\n  \"max_retries\": 5,\n}")
+        #expect(failure?.offset == 20)
+        #expect(
+            failure?.description
+                == "invalid JSON at byte 20: a comma before the closing '}'; JSON allows no trailing comma, so remove it")
+    }
+
 }

@@ -99,7 +99,7 @@ struct BundledDefaultsFileTests {
                 _ = try BundledDefaults(contentsOf: json)
             } throws: { error in
                 guard let error = error as? BundledDefaultsError else { return false }
-                return error.kind == .malformed && error.message.hasPrefix("invalid json payload at byte 18")
+                return error.kind == .malformed && error.message.hasPrefix("invalid json payload at byte 17: a comma before the closing")
             }
             let array = folder.appendingPathComponent("array.plist")
             try write(

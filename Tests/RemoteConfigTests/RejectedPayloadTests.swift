@@ -60,4 +60,19 @@ struct RejectedPayloadTests {
         await #expect(throws: ConfigError.self) { try await client.refresh() }
         #expect(client.status.pendingActivation)
     }
+
+    @Test("a payload that does not decode fails the refresh with an error naming where it came from")
+    func payloadErrorNamesItsSource() async throws {
+        let fetcher = ScriptedFetcher(source: "https://example.com/config.json")
+        fetcher.enqueue(.modifiedJSON(#"{"max_retries": 5,}"#, etag: nil))
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(now: epoch)).build()
+        await #expect {
+            try await client.refresh()
+        } throws: { error in
+            guard case .payload(let payload) = error as? ConfigError else { return false }
+            return payload.source == "https://example.com/config.json"
+                && "\(payload)".hasPrefix("invalid json payload from https://example.com/config.json at byte 17")
+        }
+    }
+
 }

@@ -10,13 +10,23 @@ public struct PayloadError: Error, Sendable, Hashable, CustomStringConvertible {
     public var offset: Int?
     /// The path inside the document, when known (for example `parameters.welcome.valueType`).
     public var path: String?
+    /// Where the payload came from (a URL, a file, an etcd key), when known; the client fills it in.
+    public var source: String?
 
     /// Creates a payload error.
-    public init(format: String, reason: String, offset: Int? = nil, path: String? = nil) {
+    public init(format: String, reason: String, offset: Int? = nil, path: String? = nil, source: String? = nil) {
         self.format = format
         self.reason = reason
         self.offset = offset
         self.path = path
+        self.source = source
+    }
+
+    /// The same error, naming `source` as where the payload came from.
+    public func from(_ source: String) -> PayloadError {
+        var copy = self
+        copy.source = source
+        return copy
     }
 
     /// Wraps a JSON parse failure.
@@ -24,9 +34,10 @@ public struct PayloadError: Error, Sendable, Hashable, CustomStringConvertible {
         self.init(format: format, reason: error.reason.description, offset: error.offset)
     }
 
-    /// `invalid json payload at byte 12: …`.
+    /// `invalid json payload from https://example.com/config.json at byte 12: …`.
     public var description: String {
         var text = "invalid \(format) payload"
+        if let source { text += " from \(source)" }
         if let path { text += " at \(path)" }
         if let offset { text += " at byte \(offset)" }
         return text + ": \(reason)"

@@ -28,6 +28,8 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         case tooDeep(limit: Int)
         /// Bytes after the top-level value.
         case trailingData
+        /// A comma just before the `]` or `}` that closes an array or object (the error's offset is the comma's).
+        case trailingComma(closing: Character)
 
         /// The reason in words.
         public var description: String {
@@ -49,6 +51,8 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
             case .duplicateKey(let key): "duplicate key \"\(key)\" in an object"
             case .tooDeep(let limit): "arrays and objects nest deeper than the limit of \(limit)"
             case .trailingData: "unexpected data after the end of the JSON value"
+            case .trailingComma(let closing):
+                "a comma before the closing '\(closing)'; JSON allows no trailing comma, so remove it"
             }
         }
     }

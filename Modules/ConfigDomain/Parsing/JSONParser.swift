@@ -133,6 +133,16 @@ private struct Reader {
         index += 1
     }
 
+    /// Steps over the comma at `index`, refusing one that `closing` follows (a trailing comma).
+    private mutating func stepOverComma(closing: Character) throws(JSONParseError) {
+        let comma = index
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == closing.asciiValue {
+            throw error(.trailingComma(closing: closing), at: comma)
+        }
+    }
+
     /// Parses `[ value, … ]`.
     mutating func parseArray(depth: Int) throws(JSONParseError) -> ConfigValue {
         try open(depth: depth)
@@ -146,7 +156,8 @@ private struct Reader {
             items.append(try parseValue(depth: depth))
             skipWhitespace()
             switch try peek() {
-            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: ","):
+                try stepOverComma(closing: "]")
             case UInt8(ascii: "]"):
                 index += 1
                 return .array(items)
@@ -193,7 +204,8 @@ private struct Reader {
             members.append((key, try parseValue(depth: depth), keyOffset))
             skipWhitespace()
             switch try peek() {
-            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: ","):
+                try stepOverComma(closing: "}")
             case UInt8(ascii: "}"):
                 index += 1
                 return

@@ -307,7 +307,8 @@ public struct RemoteConfigBuilder: Sendable {
                 let cacheError = CacheError(
                     .corrupt(.badMetadata),
                     message:
-                        "the cached payload for \"\(name)\" no longer decodes (\(error)); serving defaults until the next refresh"
+                        "the cached payload for \"\(name)\" no longer decodes (\(error.from(cached.metadata.source))); "
+                        + "serving defaults until the next refresh"
                 )
                 status.cache = .unreadable(cacheError)
                 sink.emit(.cacheUnreadable(cacheError))

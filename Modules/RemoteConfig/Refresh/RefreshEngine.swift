@@ -223,7 +223,7 @@ final class RefreshEngine: Sendable {
         do throws(PayloadError) {
             snapshot = try settings.format.decodePayload(payload.bytes).snapshot(metadata)
         } catch {
-            return fail(.payload(error), retry: .backoff)
+            return fail(.payload(error.from(payload.source)), retry: .backoff)
         }
         let cached = CachedSnapshot(payload: payload.bytes, metadata: metadata)
         if settings.activation == .immediate {
