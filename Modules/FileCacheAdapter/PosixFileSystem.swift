@@ -25,7 +25,8 @@ struct SystemCallFailure: Error, Sendable {
     /// A failure of `operation` from a Foundation error, with the `errno` it carries (`EIO` when none).
     init(operation: String, error: any Error) {
         let error = error as NSError
-        let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+        // On Linux the underlying error is a Swift `POSIXError` that `as? NSError` does not match; bridge it as an `Error`.
+        let underlying = (error.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
         if error.domain == NSPOSIXErrorDomain {
             code = Int32(truncatingIfNeeded: error.code)
         } else if let underlying, underlying.domain == NSPOSIXErrorDomain {
@@ -54,6 +55,7 @@ struct SystemCallFailure: Error, Sendable {
         case EACCES, EPERM: advice = "; check the permissions of the cache directory and its files"
         case ENOSPC, EDQUOT: advice = "; free disk space"
         case EROFS: advice = "; the volume is read-only, choose a writable cache directory"
+        case ENOTDIR: advice = "; a part of the path is a file, not a directory: remove it or choose another cache directory"
         default: break
         }
         return CacheError(

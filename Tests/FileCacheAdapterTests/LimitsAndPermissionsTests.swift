@@ -92,4 +92,22 @@ struct LimitsAndPermissionsTests {
             #expect(try permissions(of: dir.path) == 0o755)
         }
     }
+
+    @Test("a cache directory under a regular file fails with ENOTDIR and says what to do, not an I/O error")
+    func directoryUnderAFile() async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.url.appendingPathComponent("not-a-folder")
+            try Data("x".utf8).write(to: file)
+            let cache = FileSnapshotCache(directory: file.appendingPathComponent("cache"))
+            await #expect {
+                try await cache.store(sampleSnapshot(), as: "default", slot: .active)
+            } throws: { error in
+                guard let error = error as? CacheError, case .io(let operation, let code) = error.kind else { return false }
+                return operation == "mkdir" && code == ENOTDIR && error.message.contains("Not a directory (errno \(ENOTDIR))")
+                    && error.message.contains("a part of the path is a file, not a directory")
+            }
+            #expect(cache.load("default", slot: .active) == .miss)
+        }
+    }
+
 }
