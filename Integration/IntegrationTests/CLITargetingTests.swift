@@ -14,11 +14,12 @@ struct CLITargetingTests {
         let lines = outcome.standardOutput.split(separator: "\n").map {
             $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
         }
-        #expect(lines.contains("checkout_button \"black\" rule \"germany\"; read country"), "\(lines)")
+        #expect(lines.contains("checkout_button \"black\" TARGETING_MATCH rule \"germany\"; read country"), "\(lines)")
         #expect(
             lines.contains(
-                #"new_checkout true rule "beta-testers"; read email, targetingKey; not matched: "staff" (condition failed)"#))
-        #expect(lines.contains("max_retries 3 plain value"))
+                #"new_checkout true TARGETING_MATCH rule "beta-testers"; read email, targetingKey; not matched: "staff" (condition failed)"#
+            ))
+        #expect(lines.contains("max_retries 3 STATIC plain value"))
     }
 
     @Test("eval --json names the rollout, its bucket and range for another user")
@@ -30,6 +31,7 @@ struct CLITargetingTests {
         let button = try #require(json["keys"]?.arrayValue?.first { $0["key"] == "checkout_button" })
         #expect(button["rule"] == "button-test")
         #expect(button["kind"] == "rollout")
+        #expect(button["reason"] == "SPLIT")
         #expect(button["bucket"]?["attribute"] == "targetingKey")
         let bucket = try #require(button["bucket"]?["value"]?.doubleValue)
         #expect(bucket == Bucketing.hash(seed: "button-test", value: "u9", version: 2))
@@ -143,9 +145,9 @@ struct CLIUnleashTests {
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         #expect(outcome.standardOutput.contains("(unleash) for targeting key \"qa-1\""), "\(outcome.standardOutput)")
         let lines = outcome.standardOutput.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
-        #expect(lines.contains(#"new-checkout true rule "staff"; read email"#), "\(lines)")
-        #expect(lines.contains(#"new-checkout.variant "green" rule "variants[1].overrides" variant green; read email, targetingKey"#), "\(lines)")
-        #expect(lines.contains { $0.hasPrefix(#"dark-mode false default; read targetingKey; not matched: "strategies[0]:userWithId""#) })
+        #expect(lines.contains(#"new-checkout true TARGETING_MATCH rule "staff"; read email"#), "\(lines)")
+        #expect(lines.contains(#"new-checkout.variant "green" TARGETING_MATCH rule "variants[1].overrides" variant green; read email, targetingKey"#), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix(#"dark-mode false DEFAULT default; read targetingKey; not matched: "strategies[0]:userWithId""#) })
     }
 
     @Test("validate reports an unknown constraint operator in an Unleash payload")

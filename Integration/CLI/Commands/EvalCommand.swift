@@ -42,7 +42,7 @@ struct EvalCommand: AsyncParsableCommand {
             } catch {
                 throw CLIFailure.input("cannot read \(config): \(error)")
             }
-            let rows = TargetingDocument.keys(of: decoded.payload).map {
+            let rows = decoded.payload.keys.map {
                 KeyEvaluation(key: $0, payload: decoded.payload, context: context)
             }
             if json {
@@ -51,8 +51,8 @@ struct EvalCommand: AsyncParsableCommand {
                 let dialect = decoded.dialect?.rawValue ?? "json"
                 let who = context.targetingKey.map { "targeting key \"\($0)\"" } ?? "no targeting key"
                 Console.shared.line("\(config) (\(dialect)) for \(who), attributes \(context.attributeObject.jsonText()):")
-                var table = TextTable(headers: ["key", "value", "decided by"])
-                for row in rows { table.append([row.key, row.valueText, row.reason]) }
+                var table = TextTable(headers: ["key", "value", "reason", "decided by"])
+                for row in rows { table.append([row.key, row.valueText, row.evaluation.reason.rawValue, row.reason]) }
                 for line in table.lines(styleHeader: { Console.shared.styled($0, .bold) }) { Console.shared.line(line) }
             }
             let rejected = rows.filter { !$0.problems.isEmpty }.count
@@ -63,30 +63,28 @@ struct EvalCommand: AsyncParsableCommand {
     }
 }
 
-/// One key's value for a context, and why.
+/// One key's value for a context, and why: `DecodedPayload.evaluate(_:in:)`, as the tool prints it.
 struct KeyEvaluation {
-    let key: String
-    let value: ConfigValue?
-    let decision: TargetingDecision?
-    let problems: [RuleProblem]
+    let evaluation: Evaluation
 
     init(key: String, payload: DecodedPayload, context: EvaluationContext) {
-        self.key = key
-        problems = payload.ruleProblems[key] ?? []
-        decision = problems.isEmpty ? payload.rules[key]?.evaluate(in: context) : nil
-        value = problems.isEmpty ? decision?.value ?? payload.values[key] : nil
+        evaluation = payload.evaluate(key, in: context)
     }
+
+    var key: String { evaluation.key }
+    var problems: [RuleProblem] { evaluation.errorCode == .parseError ? evaluation.problems : [] }
 
     var valueText: String {
         if !problems.isEmpty { return "rejected" }
-        return value?.jsonText() ?? "(none)"
+        return evaluation.value?.jsonText() ?? "(none)"
     }
 
     /// The rule that decided, or why there was none.
     var reason: String {
         if let problem = problems.first { return problem.description }
-        guard let decision else { return "plain value" }
-        var text = decision.match.map { "\($0)" } ?? (value == nil ? "no rule matched, no default: the app's default" : "default")
+        guard let decision = evaluation.decision else { return "plain value" }
+        var text =
+            decision.match.map { "\($0)" } ?? (evaluation.value == nil ? "no rule matched, no default: the app's default" : "default")
         if !decision.attributesRead.isEmpty { text += "; read \(decision.attributesRead.joined(separator: ", "))" }
         if !decision.unmatched.isEmpty {
             text += "; not matched: " + decision.unmatched.map(\.description).joined(separator: ", ")
@@ -96,8 +94,13 @@ struct KeyEvaluation {
     }
 
     var json: ConfigValue {
-        var members: [String: ConfigValue] = ["key": .string(key), "value": value ?? .null, "decidedBy": .string(reason)]
-        if let match = decision?.match {
+        var members: [String: ConfigValue] = [
+            "key": .string(key), "value": problems.isEmpty ? evaluation.value ?? .null : .null, "decidedBy": .string(reason),
+            "reason": .string(evaluation.reason.rawValue),
+        ]
+        if let errorCode = evaluation.errorCode { members["errorCode"] = .string(errorCode.rawValue) }
+        if let variant = evaluation.variant { members["variant"] = .string(variant) }
+        if let match = evaluation.decision?.match {
             members["rule"] = .string(match.ruleID)
             members["kind"] = .string(match.kind.rawValue)
             if let bucket = match.bucket {
@@ -106,7 +109,6 @@ struct KeyEvaluation {
                     "range": [.double(bucket.lower), .double(bucket.upper)],
                 ])
             }
-            if let variant = match.variant { members["variant"] = .string(variant) }
         }
         if !problems.isEmpty { members["problems"] = .array(problems.map { .string($0.description) }) }
         return .object(members)

@@ -15,7 +15,7 @@ struct RuleCheck {
     /// Checks `payload`, decoded as `dialect`.
     init(dialect: TargetingDocument.Dialect, payload: DecodedPayload) {
         self.dialect = dialect
-        keyCount = TargetingDocument.keys(of: payload).count
+        keyCount = payload.keys.count
         ruleKeyCount = payload.rules.count + payload.ruleProblems.count
         errors = payload.ruleProblems.keys.sorted().flatMap { payload.ruleProblems[$0] ?? [] }
         warnings = payload.rules.keys.sorted().flatMap { payload.rules[$0]?.lint() ?? [] }

@@ -46,11 +46,6 @@ struct TargetingDocument {
         let format: any PayloadFormat = dialect?.format ?? PlainJSONFormat()
         return (dialect, try format.decodePayload(bytes))
     }
-
-    /// Every key of the payload: values, rules and rejected keys, sorted.
-    static func keys(of payload: DecodedPayload) -> [String] {
-        Set(payload.values.keys).union(payload.rules.keys).union(payload.ruleProblems.keys).sorted()
-    }
 }
 
 /// Reads `--context '{"id":"u1","country":"DE"}'`: every member is an attribute, and `targetingKey`
