@@ -4,7 +4,7 @@ WERROR := -Xswiftc -warnings-as-errors
 # Tests run in parallel. Almost all are Swift Testing; the example adapter also shows its contract run from XCTest.
 TEST_FLAGS :=
 
-.PHONY: all build test test-unit test-integration test-tsan demo bench bench-probe bench-check bench-baseline docs format lint clean
+.PHONY: all build test test-unit test-integration test-tsan test-differential-long demo bench bench-probe bench-check bench-baseline docs format lint clean
 
 all: build
 
@@ -22,6 +22,15 @@ test-unit:
 
 test-integration:
 	$(SWIFT) test $(WERROR) $(TEST_FLAGS) --filter IntegrationTests
+
+## The vendor formats against the vendors' own engines, with a seed `make test` does not use and 20,000
+## cases per vendor (DIFF_SEED and DIFF_CASES change them). Needs the oracles:
+## python3 -m pip install -r Integration/VendorDifferential/Oracles/requirements.txt
+DIFF_SEED ?= 20261127
+DIFF_CASES ?= 20000
+test-differential-long:
+	$(SWIFT) build --build-tests $(WERROR)
+	RC_REQUIRE_ORACLES=1 RC_DIFF_SEED=$(DIFF_SEED) RC_DIFF_CASES=$(DIFF_CASES) $(SWIFT) test --skip-build --filter VendorDifferentialTests
 
 ## RemoteConfig tests under the thread sanitizer, in their own build folder; RC_CORE_ONLY=1 declares only the
 ## core modules and their tests, so this builds five modules rather than the whole package a second time.
