@@ -25,8 +25,10 @@ struct ClientSignatureTests {
     }
 
     /// A signed payload step.
-    static func signed(_ bytes: Data, version: UInt64, by signer: Ed25519Signer? = nil) throws -> ScriptedFetcher.Step {
-        fetched(bytes, signature: try (signer ?? TestKeys.current()).text(bytes, version: version))
+    static func signed(
+        _ bytes: Data, version: UInt64, by signer: Ed25519Signer? = nil, etag: String = "\"e\""
+    ) throws -> ScriptedFetcher.Step {
+        fetched(bytes, signature: try (signer ?? TestKeys.current()).text(bytes, version: version), etag: etag)
     }
 
     /// The pieces of one test: fetcher, cache, observer, counting format, client.
@@ -85,6 +87,21 @@ struct ClientSignatureTests {
         let harness = try Harness()
         harness.fetcher.enqueue(try Self.signed(Self.json(flag: true), version: 1, by: TestKeys.previous()))
         #expect(try await harness.client.refresh() == .updated(changedKeys: ["new_checkout"]))
+    }
+
+    @Test("signed configurations keep last good values in memory only: no unsigned record is written or read")
+    func noUnsignedLastGoodRecord() async throws {
+        let harness = try Harness()
+        harness.fetcher.enqueue(try Self.signed(Self.json(flag: true, retries: 5), version: 1))
+        _ = try await harness.client.refresh()
+        harness.fetcher.enqueue(try Self.signed(utf8(#"{"new_checkout":"yes","max_retries":6}"#), version: 2, etag: "\"f\""))
+        _ = try await harness.client.refresh(force: true)
+        #expect(harness.client[Self.flag] == true, "the rejected value falls back to the last good one")
+        #expect(harness.cache.snapshot("default", slot: .lastGood) == nil)
+
+        let relaunched = try Harness(cache: harness.cache)
+        #expect(relaunched.client[Self.flag] == false, "the cached payload's value is rejected and no record is trusted")
+        #expect(!harness.cache.operations.contains { $0.hasSuffix("/last-good") })
     }
 
     // MARK: Refused, before parsing, last good kept
