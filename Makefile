@@ -1,5 +1,7 @@
 # Two commands work on a fresh machine: `make demo` and `make test`.
 SWIFT ?= swift
+# The Development trait (Package.swift): this package's tools, examples and tests, and the packages they use.
+export RC_DEVELOPMENT := 1
 WERROR := -Xswiftc -warnings-as-errors
 # Tests run in parallel. Almost all are Swift Testing; the example adapter also shows its contract run from XCTest.
 TEST_FLAGS :=

@@ -9,6 +9,13 @@
 //   RemoteConfig  -> ConfigPorts, ConfigDomain
 // Library products depend on no third-party package, except an adapter whose whole point is an ecosystem
 // package (SigningAdapter -> swift-crypto), as its own product. Tools and test targets may.
+//
+// Package traits keep a consumer's resolution to what it uses: each third-party package is used only under a
+// trait that is off by default. An app that uses SigningAdapter, ConfigurationAdapter, LoggingAdapter or
+// MetricsAdapter enables the trait of the same name (`.package(url: …, from: …, traits: ["SigningAdapter"])`);
+// an app of the core and the HTTP, file-cache and environment adapters resolves no package at all.
+// The Development trait (the Makefile turns it on with RC_DEVELOPMENT=1, or `swift test --traits Development`)
+// enables every trait and the packages the tools, examples and tests use.
 import Foundation
 import PackageDescription
 
@@ -17,6 +24,18 @@ import PackageDescription
 let includeBenchmarks = ProcessInfo.processInfo.environment["RC_BENCHMARKS"] == "1"
 /// `RC_DOCS=1` adds swift-docc-plugin for `make docs`.
 let includeDocs = ProcessInfo.processInfo.environment["RC_DOCS"] == "1"
+
+/// `RC_DEVELOPMENT=1` (set by the Makefile) turns the Development trait on by default: this package's own
+/// tools and tests. A consumer's build never sets it, so it resolves none of their packages.
+let developing = ProcessInfo.processInfo.environment["RC_DEVELOPMENT"] == "1"
+
+/// The adapters that exist for an ecosystem package: each is a trait of the same name, off by default.
+let ecosystemAdapters = ["SigningAdapter", "ConfigurationAdapter", "LoggingAdapter", "MetricsAdapter"]
+
+/// A package product that only this package's tools, examples and tests use (resolved with the Development trait).
+func development(_ name: String, _ package: String) -> Target.Dependency {
+    .product(name: name, package: package, condition: .when(traits: ["Development"]))
+}
 
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -44,6 +63,15 @@ var package = Package(
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .executable(name: "remote-config", targets: ["RemoteConfigCLI"]),
     ],
+    traits: Set(
+        ecosystemAdapters.map { Trait(name: $0, description: "The \($0) product and the ecosystem package it exists for.") }
+            + [
+                Trait(
+                    name: "Development",
+                    description: "This package's own tools, examples and tests, and the packages they use.",
+                    enabledTraits: Set(ecosystemAdapters)),
+                .default(enabledTraits: developing ? ["Development"] : []),
+            ]),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
@@ -76,7 +104,10 @@ var package = Package(
         // The one library module with a third-party edge (recorded in DependencyRuleTests): Ed25519 signatures.
         .target(
             name: "SigningAdapter",
-            dependencies: ["ConfigDomain", "ConfigPorts", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "ConfigDomain", "ConfigPorts",
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["SigningAdapter"])),
+            ],
             path: "Modules/SigningAdapter", swiftSettings: swiftSettings),
         .target(
             name: "TargetingFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TargetingFormat",
@@ -95,8 +126,8 @@ var package = Package(
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter",
                 "FirebaseFormat", "SigningAdapter", "EtcdAdapter", "TargetingFormat", "GrowthBookFormat",
                 "UnleashFormat",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "FlyingFox", package: "FlyingFox"),
+                development("ArgumentParser", "swift-argument-parser"),
+                development("FlyingFox", "FlyingFox"),
             ],
             path: "Integration/CLI", exclude: ["README.md"], resources: [.copy("Examples")], swiftSettings: swiftSettings),
         .executableTarget(
@@ -135,7 +166,7 @@ var package = Package(
         // MARK: Test support (NOT a product, and no library target depends on it): the HTTP test server and
         // the waiting helpers the test targets share. It may use FlyingFox, as tests may.
         .target(
-            name: "TestSupport", dependencies: ["ConfigDomain", "ConfigPorts", .product(name: "FlyingFox", package: "FlyingFox")], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["ConfigDomain", "ConfigPorts", development("FlyingFox", "FlyingFox")], path: "Tests/TestSupport",
             swiftSettings: swiftSettings),
 
         // MARK: Unit tests
@@ -155,14 +186,14 @@ var package = Package(
             name: "HTTPAdapterTests",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "HTTPAdapter", "TestDoubles", "TestSupport",
-                .product(name: "FlyingFox", package: "FlyingFox"),
+                development("FlyingFox", "FlyingFox"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "EtcdAdapterTests",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "EtcdAdapter", "TestDoubles", "TestSupport",
-                .product(name: "FlyingFox", package: "FlyingFox"),
+                development("FlyingFox", "FlyingFox"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
@@ -182,7 +213,7 @@ var package = Package(
             name: "SSEAdapterTests",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "SSEAdapter", "TestDoubles", "TestSupport",
-                .product(name: "FlyingFox", package: "FlyingFox"),
+                development("FlyingFox", "FlyingFox"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
@@ -243,37 +274,46 @@ var package = Package(
     package.targets += [
         .target(
             name: "ConfigurationAdapter",
-            dependencies: ["ConfigDomain", "ConfigPorts", .product(name: "Configuration", package: "swift-configuration")],
+            dependencies: [
+                "ConfigDomain", "ConfigPorts",
+                .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["ConfigurationAdapter"])),
+            ],
             path: "Modules/ConfigurationAdapter", swiftSettings: swiftSettings),
         .target(
             name: "LoggingAdapter",
-            dependencies: ["ConfigDomain", "ConfigPorts", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "ConfigDomain", "ConfigPorts",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["LoggingAdapter"])),
+            ],
             path: "Modules/LoggingAdapter", swiftSettings: swiftSettings),
         .target(
             name: "MetricsAdapter",
-            dependencies: ["ConfigDomain", "ConfigPorts", .product(name: "CoreMetrics", package: "swift-metrics")],
+            dependencies: [
+                "ConfigDomain", "ConfigPorts",
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["MetricsAdapter"])),
+            ],
             path: "Modules/MetricsAdapter", swiftSettings: swiftSettings),
         .testTarget(
             name: "ConfigurationAdapterTests",
             dependencies: [
                 "ConfigurationAdapter", "ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles",
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "ConfigurationTesting", package: "swift-configuration"),
+                development("Configuration", "swift-configuration"),
+                development("ConfigurationTesting", "swift-configuration"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LoggingAdapterTests",
             dependencies: [
                 "LoggingAdapter", "ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles",
-                .product(name: "Logging", package: "swift-log"), .product(name: "InMemoryLogging", package: "swift-log"),
+                development("Logging", "swift-log"), development("InMemoryLogging", "swift-log"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "MetricsAdapterTests",
             dependencies: [
                 "MetricsAdapter", "ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles",
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                development("CoreMetrics", "swift-metrics"),
+                development("MetricsTestKit", "swift-metrics"),
             ],
             swiftSettings: swiftSettings),
         // A server that reads a flag through swift-configuration's ConfigReader and logs through swift-log (an
@@ -282,8 +322,8 @@ var package = Package(
             name: "ServerFlagsExample",
             dependencies: [
                 "RemoteConfig", "HTTPAdapter", "ConfigurationAdapter", "LoggingAdapter",
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Logging", package: "swift-log"),
+                development("Configuration", "swift-configuration"),
+                development("Logging", "swift-log"),
             ],
             path: "Integration/Examples/ServerFlags", swiftSettings: swiftSettings),
     ]
@@ -299,7 +339,7 @@ if includeBenchmarks {
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "FirebaseFormat", "TestDoubles",
                 "TargetingFormat", "BenchmarkWorkloads", .product(name: "Benchmark", package: "package-benchmark"),
-                .product(name: "Configuration", package: "swift-configuration"),
+                development("Configuration", "swift-configuration"),
             ],
             path: "Integration/Benchmarks/RemoteConfigBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v6)],

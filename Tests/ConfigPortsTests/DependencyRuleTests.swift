@@ -23,6 +23,8 @@
 //   ConfigurationAdapter -> Configuration (apple/swift-configuration): remote values in a ConfigReader.
 //   LoggingAdapter       -> Logging (apple/swift-log): client events as log lines.
 //   MetricsAdapter       -> CoreMetrics (apple/swift-metrics): client events as metrics.
+// Each such edge is conditional on the package trait named after the adapter, off by default, so that a
+// consumer resolves only the packages of the adapters it enables (ConsumerResolutionTests shows the list).
 // Tests/TestSupport, shared by the test targets, may import platform modules, FlyingFox and the two core
 // modules. It is not a product, and no library module imports it.
 import Foundation
@@ -145,6 +147,8 @@ struct DependencyRuleTests {
         var dependencies: [String]
         /// Whether the dependencies include a package product (a third-party package).
         var dependsOnAProduct: Bool
+        /// Whether every package product among the dependencies is conditional on a trait.
+        var conditionalProducts = false
     }
 
     /// The text inside the bracket `text` starts with (`(` or `[`) and its matching closing bracket.
@@ -181,8 +185,12 @@ struct DependencyRuleTests {
             // Splitting at quotes puts every quoted name at an odd position.
             let parts = dependencies.split(separator: "\"", omittingEmptySubsequences: false)
             let names = parts.indices.filter { $0 % 2 == 1 }.map { String(parts[$0]) }
+            let products = dependencies.components(separatedBy: ".product(").count - 1
+            let conditional = dependencies.components(separatedBy: "condition: .when(traits:").count - 1
             targets.append(
-                DeclaredTarget(path: path, dependencies: names, dependsOnAProduct: dependencies.contains(".product(")))
+                DeclaredTarget(
+                    path: path, dependencies: names, dependsOnAProduct: products > 0,
+                    conditionalProducts: products > 0 && conditional == products))
         }
         return targets
     }
@@ -252,6 +260,9 @@ struct DependencyRuleTests {
                     target.dependencies.contains(product) && target.dependencies.contains(package),
                     "\(module) is recorded to depend on \(product) from \(package), but Package.swift does not say so")
             }
+            #expect(
+                target.dependencies.contains(module) && target.conditionalProducts,
+                "\(module)'s third-party edge must be conditional on the trait \"\(module)\": .when(traits: [\"\(module)\"])")
         }
     }
 
