@@ -126,6 +126,18 @@ struct BucketingTests {
         #expect(Bucketing.hash(seed: "a", value: "b", version: 3) == nil)
     }
 
+    @Test("non-ASCII text is hashed over its UTF-16 code units, each unit whole, as GrowthBook's SDKs hash it")
+    func utf16CodeUnits() {
+        // GrowthBook's JavaScript SDK (`charCodeAt`) and Python SDK (`gbhash`) give these for seed "séed-ü" and id "🙂".
+        #expect(Bucketing.hash(seed: "séed-ü", value: "🙂", version: 1) == 0.37)
+        #expect(Bucketing.hash(seed: "séed-ü", value: "🙂", version: 2) == 0.0584)
+        // "é" is the one code unit 0xE9 (not the UTF-8 bytes C3 A9); "🙂" is the surrogate pair D83D DE42.
+        #expect(FNV1a.hash("é") == (FNV1a.offsetBasis ^ 0xE9) &* FNV1a.prime)
+        #expect(FNV1a.hash("🙂") == (((FNV1a.offsetBasis ^ 0xD83D) &* FNV1a.prime) ^ 0xDE42) &* FNV1a.prime)
+        #expect(FNV1a.hash("ü-🙂", continuing: FNV1a.hash("a")) == FNV1a.hash("aü-🙂"))
+        #expect(FNV1a.hash("abc") == 0x1A47_E90B)
+    }
+
     @Test("only values GrowthBook can bucket have hash text")
     func hashText() {
         #expect(Bucketing.hashText(of: "u1") == "u1")

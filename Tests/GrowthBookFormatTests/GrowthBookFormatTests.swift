@@ -90,6 +90,18 @@ struct GrowthBookFormatTests {
         }
     }
 
+    @Test("a non-ASCII id lands in the bucket GrowthBook's SDKs give it (FNV-1a over UTF-16 code units)")
+    func nonASCIIBucket() throws {
+        let json = #"""
+            {"features": {"f": {"defaultValue": 0, "rules": [
+              {"id": "e", "key": "k", "seed": "séed-ü", "hashVersion": 1, "variations": [0, 1]}]}}}
+            """#
+        let decision = try #require(try decode(json).rules["f"]).evaluate(in: EvaluationContext(targetingKey: "🙂"))
+        // GrowthBook's JavaScript and Python SDKs put "🙂" in bucket 0.37 of seed "séed-ü": variation 0 of two.
+        #expect(decision.match?.bucket?.value == 0.37)
+        #expect(decision.value == 0)
+    }
+
     @Test(
         "strict reading rejects a feature alone, with a typed problem",
         arguments: [
