@@ -29,6 +29,20 @@ struct ConditionTests {
         #expect(Condition.lenient(json).matches(context) == false || json == ["$and": "x"])
     }
 
+    @Test("numbers read and print as in JavaScript: hexadecimal, binary and octal literals, exponents")
+    func javaScriptNumbers() throws {
+        #expect(try Condition(["n": 17]).matches(EvaluationContext(attributes: ["n": "0x11"])))
+        #expect(try Condition(["n": ["$gt": 16]]).matches(EvaluationContext(attributes: ["n": " 0X11 "])))
+        #expect(try Condition(["n": 3]).matches(EvaluationContext(attributes: ["n": "0b11"])))
+        #expect(try Condition(["n": 7]).matches(EvaluationContext(attributes: ["n": "0O7"])))
+        #expect(try Condition(["n": 0]).matches(EvaluationContext(attributes: ["n": "0b2"])) == false)
+        #expect(try Condition(["n": 5]).matches(EvaluationContext(attributes: ["n": "\u{FEFF}5\u{2003}"])))
+        #expect(try Condition(["n": 5]).matches(EvaluationContext(attributes: ["n": "\u{85}5"])) == false)
+        #expect(try Condition(["n": "0.000001"]).matches(EvaluationContext(attributes: ["n": 0.000001])))
+        #expect(try Condition(["n": "2.5e-7"]).matches(EvaluationContext(attributes: ["n": 2.5e-7])))
+        #expect(try Condition(["v": ["$veq": "0.000001"]]).matches(EvaluationContext(attributes: ["v": 0.000001])))
+    }
+
     @Test("a condition error becomes a rule problem under the rule's path")
     func asRuleProblem() {
         let problem = ConditionError(path: "name.$regx", kind: .unknownOperator("$regx"))
@@ -136,6 +150,20 @@ struct BucketingTests {
         #expect(FNV1a.hash("🙂") == (((FNV1a.offsetBasis ^ 0xD83D) &* FNV1a.prime) ^ 0xDE42) &* FNV1a.prime)
         #expect(FNV1a.hash("ü-🙂", continuing: FNV1a.hash("a")) == FNV1a.hash("aü-🙂"))
         #expect(FNV1a.hash("abc") == 0x1A47_E90B)
+    }
+
+    @Test("numbers are hashed as JavaScript writes them")
+    func javaScriptNumberText() {
+        #expect(Bucketing.hashText(of: .double(2.5e-7)) == "2.5e-7")
+        #expect(Bucketing.hashText(of: .double(0.000001)) == "0.000001")
+        #expect(Bucketing.hashText(of: .double(1e21)) == "1e+21")
+        #expect(Bucketing.hashText(of: .double(1e16)) == "10000000000000000")
+        #expect(Bucketing.hashText(of: .double(-1.5)) == "-1.5")
+        #expect(Bucketing.hashText(of: .double(123_456_789.125)) == "123456789.125")
+        // JavaScript has doubles only: 2^53 + 1 is 2^53, and 2^60 prints its shortest digits.
+        #expect(Bucketing.hashText(of: .int(9_007_199_254_740_993)) == "9007199254740992")
+        #expect(Bucketing.hashText(of: .int(1 << 60)) == "1152921504606847000")
+        #expect(Bucketing.hashText(of: .int(-42)) == "-42")
     }
 
     @Test("only values GrowthBook can bucket have hash text")
