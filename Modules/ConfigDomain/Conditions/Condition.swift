@@ -12,7 +12,7 @@ import Foundation
 /// what the attribute must be: a plain value (equal to it) or an object of operators
 /// (``ConditionOperator``). Every member must hold. `{}` always holds. Comparisons follow
 /// JavaScript's loose rules, as GrowthBook defines them: a missing attribute is `null`, `"8"` is
-/// greater than `5`.
+/// greater than `5`, strings are equal when their code points are.
 ///
 /// A ``Strictness/strict`` condition refuses an unknown operator or a malformed operand with a
 /// ``ConditionError``; a ``Strictness/lenient`` one (GrowthBook's SDK behaviour) evaluates them to false.

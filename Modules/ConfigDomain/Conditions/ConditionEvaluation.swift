@@ -54,7 +54,8 @@ struct ConditionEvaluation {
         switch test {
         case .text(let text, let caseInsensitive):
             let actualText = LooseValue.text(of: actual)
-            return caseInsensitive ? actualText.lowercased() == text.lowercased() : actualText == text
+            return caseInsensitive
+                ? LooseValue.sameText(actualText.lowercased(), text.lowercased()) : LooseValue.sameText(actualText, text)
         case .number(let number):
             return LooseValue.number(of: actual) == number
         case .truthy(let flag):
@@ -130,7 +131,9 @@ struct ConditionEvaluation {
     /// `$in`: the value, or any element of an array value, is in `list`.
     private func isIn(_ actual: ConfigValue?, _ list: [ConfigValue], caseInsensitive: Bool) -> Bool {
         func same(_ a: ConfigValue?, _ b: ConfigValue) -> Bool {
-            if caseInsensitive, case .string(let x)? = a, case .string(let y) = b { return x.lowercased() == y.lowercased() }
+            if caseInsensitive, case .string(let x)? = a, case .string(let y) = b {
+                return LooseValue.sameText(x.lowercased(), y.lowercased())
+            }
             return LooseValue.strictlyEqual(a, b)
         }
         if case .array(let elements)? = actual {

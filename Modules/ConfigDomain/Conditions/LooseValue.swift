@@ -105,10 +105,16 @@ enum LooseValue {
         switch (a, b) {
         case (nil, nil), (nil, .null?), (.null?, nil), (.null?, .null?): true
         case (.bool(let x)?, .bool(let y)?): x == y
-        case (.string(let x)?, .string(let y)?): x == y
+        case (.string(let x)?, .string(let y)?): sameText(x, y)
         case (.int, .int), (.int, .double), (.double, .int), (.double, .double): number(of: a) == number(of: b)
         default: false
         }
+    }
+
+    /// `a === b` for two strings: the same code points. Swift's `==` also equates canonically
+    /// equivalent strings (`é` and `e` with a combining accent), which JavaScript does not.
+    static func sameText(_ a: String, _ b: String) -> Bool {
+        a.utf8.elementsEqual(b.utf8)
     }
 
     /// `JSON.stringify(a) === JSON.stringify(b)`, with numbers by value and object members in any order.
