@@ -40,6 +40,18 @@ struct ConditionTests {
         #expect(try Condition(["name": "e\u{301}", "names": ["$all": ["e\u{301}"]]]).matches(decomposed))
     }
 
+    @Test("dot paths reach into arrays by canonical index and length, as JavaScript's `in` does")
+    func arrayPaths() throws {
+        let context = EvaluationContext(attributes: ["tags": ["a", "b"], "items": [["name": "x"], ["name": "y"]]])
+        #expect(try Condition(["tags.0": "a"]).matches(context))
+        #expect(try Condition(["tags.length": 2]).matches(context))
+        #expect(try Condition(["items.1.name": "y"]).matches(context))
+        #expect(try Condition(["items": ["$elemMatch": ["name.length": 1]]]).matches(context) == false)
+        for missing in ["tags.01", "tags.2", "tags.-1", "tags.+1", "tags.0.length", "items.x"] {
+            #expect(try Condition([missing: ["$exists": true]]).matches(context) == false, "\(missing)")
+        }
+    }
+
     @Test("numbers read and print as in JavaScript: hexadecimal, binary and octal literals, exponents")
     func javaScriptNumbers() throws {
         #expect(try Condition(["n": 17]).matches(EvaluationContext(attributes: ["n": "0x11"])))

@@ -34,17 +34,22 @@ struct ConditionEvaluation {
         }
     }
 
+    /// The value at `path`, each step as JavaScript's `in` finds it (see ``LooseValue/member(_:of:)``).
     private func value(at path: [String], in root: Root, _ context: EvaluationContext) -> ConfigValue? {
+        var steps = path[...]
+        var current: ConfigValue
         switch root {
         case .context:
-            return context.value(at: path)
-        case .element(var current):
-            for step in path {
-                guard case .object(let members) = current, let next = members[step] else { return nil }
-                current = next
-            }
-            return current
+            guard let first = steps.popFirst(), let value = context.value(at: [first]) else { return nil }
+            current = value
+        case .element(let element):
+            current = element
         }
+        for step in steps {
+            guard let next = LooseValue.member(step, of: current) else { return nil }
+            current = next
+        }
+        return current
     }
 
     private mutating func passes(

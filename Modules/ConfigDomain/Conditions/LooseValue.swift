@@ -182,6 +182,21 @@ enum LooseValue {
         }
     }
 
+    /// The member `name` of `value` as JavaScript's `name in value` finds it: an object's member,
+    /// an array's element by its canonical index (`0`, not `00` or `+0`) or its `length`; nil otherwise.
+    static func member(_ name: String, of value: ConfigValue) -> ConfigValue? {
+        switch value {
+        case .object(let members):
+            return members[name]
+        case .array(let elements):
+            if name == "length" { return .int(Int64(elements.count)) }
+            guard let index = Int(name), index >= 0, index < elements.count, String(index) == name else { return nil }
+            return elements[index]
+        default:
+            return nil
+        }
+    }
+
     /// `typeof`-like names: `null`, `array`, `string`, `number`, `boolean`, `object`.
     static func typeName(of value: ConfigValue?) -> String {
         switch value {
