@@ -99,8 +99,8 @@ public struct GrowthBookEvaluator: Sendable {
                 }
                 let fallback = usesStickyBuckets(disabled: rule.disableStickyBucketing) ? rule.fallbackAttribute : nil
                 if !isIncludedInRollout(
-                    seed: rule.seed ?? id, hashAttribute: rule.hashAttribute, fallbackAttribute: fallback, range: rule.range,
-                    coverage: rule.coverage, hashVersion: rule.hashVersion)
+                    seed: Self.nonEmpty(rule.seed) ?? id, hashAttribute: rule.hashAttribute, fallbackAttribute: fallback,
+                    range: rule.range, coverage: rule.coverage, hashVersion: rule.hashVersion)
                 {
                     skip(index, .other("outside rollout"))
                     continue
@@ -171,7 +171,8 @@ public struct GrowthBookEvaluator: Sendable {
         }
         guard
             let bucket = Bucketing.hash(
-                seed: experiment.seed ?? experiment.key, value: hashText, version: Self.version(experiment.hashVersion, else: 1))
+                seed: Self.nonEmpty(experiment.seed) ?? experiment.key, value: hashText,
+                version: Self.version(experiment.hashVersion, else: 1))
         else { return notIn(self) }
         if !foundStickyBucket {
             let ranges =
@@ -236,6 +237,12 @@ public struct GrowthBookEvaluator: Sendable {
     /// An attribute by its literal name, else by its dot path.
     private func attributeValue(_ name: String) -> ConfigValue? {
         attributes.attributes[name] ?? attributes.value(at: name)
+    }
+
+    /// `text`, or nil when it is absent or empty: GrowthBook's `text || fallback`.
+    static func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        return text
     }
 
     private func isIncludedInRollout(

@@ -59,7 +59,8 @@ struct GrowthBookFeatureRules: TargetingRules {
             ? (context.attributes["id"] ?? context.targetingKey.map(ConfigValue.string)) : context.value(at: attribute)
         guard let text = Bucketing.hashText(of: value),
             let bucket = Bucketing.hash(
-                seed: rule.seed ?? id, value: text, version: GrowthBookEvaluator.version(rule.hashVersion, else: 1))
+                seed: GrowthBookEvaluator.nonEmpty(rule.seed) ?? id, value: text,
+                version: GrowthBookEvaluator.version(rule.hashVersion, else: 1))
         else { return nil }
         let range = rule.range ?? BucketRange(lower: 0, upper: rule.coverage ?? 1)
         return BucketPlacement(attribute: attribute, value: bucket, lower: range.lower, upper: range.upper)

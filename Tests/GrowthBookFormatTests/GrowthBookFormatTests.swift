@@ -102,6 +102,23 @@ struct GrowthBookFormatTests {
         #expect(decision.value == 0)
     }
 
+    @Test("an empty seed or experiment key falls back as in GrowthBook's SDKs: seed || key, key || feature id")
+    func emptySeedAndKey() throws {
+        let json = #"""
+            {"features": {
+              "f": {"defaultValue": 0, "rules": [{"id": "e", "key": "", "seed": "", "hashVersion": 2, "variations": [0, 1]}]},
+              "g": {"defaultValue": "off", "rules": [{"id": "r", "force": "on", "coverage": 0.5, "seed": ""}]}
+            }}
+            """#
+        let rules = try decode(json).rules
+        let experiment = try #require(rules["f"]).evaluate(in: EvaluationContext(targetingKey: "u1"))
+        #expect(experiment.match?.bucket?.value == Bucketing.hash(seed: "f", value: "u1", version: 2))
+        // Seed "g" (hash version 1): u7 is in bucket 0.246, inside the rollout; u4 in 0.865, outside. Seed "" would swap them.
+        let rollout = try #require(rules["g"])
+        #expect(rollout.evaluate(in: EvaluationContext(targetingKey: "u7")).value == "on")
+        #expect(rollout.evaluate(in: EvaluationContext(targetingKey: "u4")).value == "off")
+    }
+
     @Test(
         "strict reading rejects a feature alone, with a typed problem",
         arguments: [
