@@ -47,8 +47,7 @@ public struct GrowthBookEvaluator: Sendable {
         self.attributes = attributes
         self.options = options
         self.options.stickyBucketDocuments = options.stickyBucketDocuments?.filter { _, document in
-            Self.storedText(attributes.attributes[document.attributeName] ?? attributes.value(at: document.attributeName))
-                == document.attributeValue
+            Self.storedText(attributes.attributes[document.attributeName]) == document.attributeValue
         }
     }
 
@@ -224,19 +223,15 @@ public struct GrowthBookEvaluator: Sendable {
     }
 
     /// The attribute to hash and its value: `attribute` (default `id`), else `fallback` when that has a value.
+    /// Both name an attribute, dots and all (`company.id` is not a path), as in GrowthBook's SDKs.
     private func hashAttribute(_ attribute: String?, fallback: String?) -> (name: String, value: ConfigValue?) {
         let name = attribute.flatMap { $0.isEmpty ? nil : $0 } ?? "id"
-        let value = attributeValue(name)
+        let value = attributes.attributes[name]
         if Bucketing.hashText(of: value) == nil, let fallback, !fallback.isEmpty {
-            let fallbackValue = attributeValue(fallback)
+            let fallbackValue = attributes.attributes[fallback]
             if Bucketing.hashText(of: fallbackValue) != nil { return (fallback, fallbackValue) }
         }
         return (name, value)
-    }
-
-    /// An attribute by its literal name, else by its dot path.
-    private func attributeValue(_ name: String) -> ConfigValue? {
-        attributes.attributes[name] ?? attributes.value(at: name)
     }
 
     /// `text`, or nil when it is absent or empty: GrowthBook's `text || fallback`.

@@ -53,10 +53,10 @@ struct GrowthBookFeatureRules: TargetingRules {
 
     /// Where a context landed in a force rule's rollout.
     private func forcePlacement(_ rule: GrowthBookRule, context: EvaluationContext) -> BucketPlacement? {
-        let attribute = rule.hashAttribute ?? "id"
+        let attribute = GrowthBookEvaluator.nonEmpty(rule.hashAttribute) ?? "id"
         let value =
             attribute == "id"
-            ? (context.attributes["id"] ?? context.targetingKey.map(ConfigValue.string)) : context.value(at: attribute)
+            ? (context.attributes["id"] ?? context.targetingKey.map(ConfigValue.string)) : context.attributes[attribute]
         guard let text = Bucketing.hashText(of: value),
             let bucket = Bucketing.hash(
                 seed: GrowthBookEvaluator.nonEmpty(rule.seed) ?? id, value: text,

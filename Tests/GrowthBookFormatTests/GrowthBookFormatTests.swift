@@ -102,6 +102,34 @@ struct GrowthBookFormatTests {
         #expect(decision.value == 0)
     }
 
+    @Test("hashAttribute, fallbackAttribute and a filter's attribute name an attribute, dots and all, not a path")
+    func literalHashAttribute() throws {
+        let json = #"""
+            {"features": {
+              "exp": {"defaultValue": "off", "rules": [
+                {"id": "e", "key": "k", "hashAttribute": "company.id", "hashVersion": 2, "variations": ["a", "b"]}]},
+              "roll": {"defaultValue": "off", "rules": [
+                {"id": "r", "force": "on", "coverage": 1, "hashAttribute": "company.id"}]},
+              "filtered": {"defaultValue": "off", "rules": [
+                {"id": "f", "force": "on", "filters": [{"seed": "s", "attribute": "company.id", "ranges": [[0, 1]]}]}]}
+            }}
+            """#
+        let rules = try decode(json).rules
+        let both = EvaluationContext(attributes: ["company.id": "c1", "company": ["id": "c9"]])
+        let experiment = try #require(rules["exp"])
+        let bucket = try #require(experiment.evaluate(in: both).match?.bucket)
+        #expect(bucket.value == Bucketing.hash(seed: "k", value: "c1", version: 2))
+        #expect(bucket.attribute == "company.id")
+        let nestedOnly = EvaluationContext(attributes: ["company": ["id": "c9"]])
+        for feature in ["exp", "roll", "filtered"] {
+            let rule = try #require(rules[feature])
+            let decision = rule.evaluate(in: nestedOnly)
+            #expect(decision.value == "off", "\(feature)")
+            #expect(decision.match == nil, "\(feature)")
+            #expect(rule.evaluate(in: both).value != "off", "\(feature)")
+        }
+    }
+
     @Test("an empty seed or experiment key falls back as in GrowthBook's SDKs: seed || key, key || feature id")
     func emptySeedAndKey() throws {
         let json = #"""
