@@ -114,7 +114,7 @@ var package = Package(
             exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
         .target(
             name: "GrowthBookFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/GrowthBookFormat",
-            swiftSettings: swiftSettings),
+            exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
         .target(
             name: "RemoteConfig",
             dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/RemoteConfig", swiftSettings: swiftSettings),

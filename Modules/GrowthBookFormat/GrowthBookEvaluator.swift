@@ -47,8 +47,7 @@ public struct GrowthBookEvaluator: Sendable {
         self.attributes = attributes
         self.options = options
         self.options.stickyBucketDocuments = options.stickyBucketDocuments?.filter { _, document in
-            Self.storedText(attributes.attributes[document.attributeName] ?? attributes.value(at: document.attributeName))
-                == document.attributeValue
+            Self.storedText(attributes.attributes[document.attributeName]) == document.attributeValue
         }
     }
 
@@ -99,8 +98,8 @@ public struct GrowthBookEvaluator: Sendable {
                 }
                 let fallback = usesStickyBuckets(disabled: rule.disableStickyBucketing) ? rule.fallbackAttribute : nil
                 if !isIncludedInRollout(
-                    seed: rule.seed ?? id, hashAttribute: rule.hashAttribute, fallbackAttribute: fallback, range: rule.range,
-                    coverage: rule.coverage, hashVersion: rule.hashVersion)
+                    seed: Self.nonEmpty(rule.seed) ?? id, hashAttribute: rule.hashAttribute, fallbackAttribute: fallback,
+                    range: rule.range, coverage: rule.coverage, hashVersion: rule.hashVersion)
                 {
                     skip(index, .other("outside rollout"))
                     continue
@@ -171,7 +170,8 @@ public struct GrowthBookEvaluator: Sendable {
         }
         guard
             let bucket = Bucketing.hash(
-                seed: experiment.seed ?? experiment.key, value: hashText, version: Self.version(experiment.hashVersion, else: 1))
+                seed: Self.nonEmpty(experiment.seed) ?? experiment.key, value: hashText,
+                version: Self.version(experiment.hashVersion, else: 1))
         else { return notIn(self) }
         if !foundStickyBucket {
             let ranges =
@@ -223,19 +223,21 @@ public struct GrowthBookEvaluator: Sendable {
     }
 
     /// The attribute to hash and its value: `attribute` (default `id`), else `fallback` when that has a value.
+    /// Both name an attribute, dots and all (`company.id` is not a path), as in GrowthBook's SDKs.
     private func hashAttribute(_ attribute: String?, fallback: String?) -> (name: String, value: ConfigValue?) {
         let name = attribute.flatMap { $0.isEmpty ? nil : $0 } ?? "id"
-        let value = attributeValue(name)
+        let value = attributes.attributes[name]
         if Bucketing.hashText(of: value) == nil, let fallback, !fallback.isEmpty {
-            let fallbackValue = attributeValue(fallback)
+            let fallbackValue = attributes.attributes[fallback]
             if Bucketing.hashText(of: fallbackValue) != nil { return (fallback, fallbackValue) }
         }
         return (name, value)
     }
 
-    /// An attribute by its literal name, else by its dot path.
-    private func attributeValue(_ name: String) -> ConfigValue? {
-        attributes.attributes[name] ?? attributes.value(at: name)
+    /// `text`, or nil when it is absent or empty: GrowthBook's `text || fallback`.
+    static func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        return text
     }
 
     private func isIncludedInRollout(

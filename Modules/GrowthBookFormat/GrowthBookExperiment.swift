@@ -33,7 +33,7 @@ public struct GrowthBookExperiment: Sendable, Hashable {
     public var name: String?
     /// The experiment's phase.
     public var phase: String?
-    /// The hash seed (nil: the key).
+    /// The hash seed (nil or empty: the key).
     public var seed: String?
     /// The hash version (nil: 1).
     public var hashVersion: Int?

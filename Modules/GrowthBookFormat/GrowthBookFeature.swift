@@ -35,9 +35,9 @@ public struct GrowthBookRule: Sendable, Hashable {
     public var fallbackAttribute: String?
     /// The hash version (nil: 1).
     public var hashVersion: Int?
-    /// The hash seed (nil: the experiment key, or the feature id for a force rule).
+    /// The hash seed (nil or empty: the experiment key, or the feature id for a force rule).
     public var seed: String?
-    /// The experiment key (nil: the feature id).
+    /// The experiment key (nil or empty: the feature id).
     public var key: String?
     /// The experiment's variations (nil for a force rule).
     public var variations: [ConfigValue]?
@@ -68,7 +68,7 @@ public struct GrowthBookRule: Sendable, Hashable {
     /// The experiment this rule runs for the feature `featureID` (nil for a rule without variations).
     func experiment(featureID: String) -> GrowthBookExperiment? {
         guard let variations else { return nil }
-        var experiment = GrowthBookExperiment(key: key ?? featureID, variations: variations)
+        var experiment = GrowthBookExperiment(key: GrowthBookEvaluator.nonEmpty(key) ?? featureID, variations: variations)
         experiment.coverage = coverage
         experiment.weights = weights
         experiment.hashAttribute = hashAttribute

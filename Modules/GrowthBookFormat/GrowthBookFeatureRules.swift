@@ -53,13 +53,14 @@ struct GrowthBookFeatureRules: TargetingRules {
 
     /// Where a context landed in a force rule's rollout.
     private func forcePlacement(_ rule: GrowthBookRule, context: EvaluationContext) -> BucketPlacement? {
-        let attribute = rule.hashAttribute ?? "id"
+        let attribute = GrowthBookEvaluator.nonEmpty(rule.hashAttribute) ?? "id"
         let value =
             attribute == "id"
-            ? (context.attributes["id"] ?? context.targetingKey.map(ConfigValue.string)) : context.value(at: attribute)
+            ? (context.attributes["id"] ?? context.targetingKey.map(ConfigValue.string)) : context.attributes[attribute]
         guard let text = Bucketing.hashText(of: value),
             let bucket = Bucketing.hash(
-                seed: rule.seed ?? id, value: text, version: GrowthBookEvaluator.version(rule.hashVersion, else: 1))
+                seed: GrowthBookEvaluator.nonEmpty(rule.seed) ?? id, value: text,
+                version: GrowthBookEvaluator.version(rule.hashVersion, else: 1))
         else { return nil }
         let range = rule.range ?? BucketRange(lower: 0, upper: rule.coverage ?? 1)
         return BucketPlacement(attribute: attribute, value: bucket, lower: range.lower, upper: range.upper)

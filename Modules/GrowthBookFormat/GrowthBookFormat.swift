@@ -35,6 +35,9 @@ import Foundation
 /// Not supported: `encryptedFeatures` (decrypting needs the client key; the payload is refused
 /// with a message), sticky bucketing (it needs stored assignments; contexts are bucketed by hash
 /// alone, as by an SDK without a sticky-bucket service), and browser-only URL targeting.
+///
+/// `FORMAT.md` beside this file describes the mapping and every difference from GrowthBook's SDKs;
+/// a differential test checks the format against GrowthBook's own SDK.
 public struct GrowthBookFormat: PayloadFormat {
     /// `growthbook`.
     public let name = "growthbook"

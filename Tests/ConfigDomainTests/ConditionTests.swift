@@ -29,6 +29,43 @@ struct ConditionTests {
         #expect(Condition.lenient(json).matches(context) == false || json == ["$and": "x"])
     }
 
+    @Test("strings are equal when their code points are, not by Unicode canonical equivalence, as in JavaScript")
+    func exactStrings() throws {
+        let decomposed = EvaluationContext(attributes: ["name": "e\u{301}", "names": ["e\u{301}"]])
+        #expect(try Condition(["name": "é"]).matches(decomposed) == false)
+        #expect(try Condition(["name": ["$eq": "é"]]).matches(decomposed) == false)
+        #expect(try Condition(["name": ["$in": ["é"]]]).matches(decomposed) == false)
+        #expect(try Condition(["name": ["$ini": ["É"]]]).matches(decomposed) == false)
+        #expect(try Condition(["names": ["é"]]).matches(decomposed) == false)
+        #expect(try Condition(["name": "e\u{301}", "names": ["$all": ["e\u{301}"]]]).matches(decomposed))
+    }
+
+    @Test("dot paths reach into arrays by canonical index and length, as JavaScript's `in` does")
+    func arrayPaths() throws {
+        let context = EvaluationContext(attributes: ["tags": ["a", "b"], "items": [["name": "x"], ["name": "y"]]])
+        #expect(try Condition(["tags.0": "a"]).matches(context))
+        #expect(try Condition(["tags.length": 2]).matches(context))
+        #expect(try Condition(["items.1.name": "y"]).matches(context))
+        #expect(try Condition(["items": ["$elemMatch": ["name.length": 1]]]).matches(context) == false)
+        for missing in ["tags.01", "tags.2", "tags.-1", "tags.+1", "tags.0.length", "items.x"] {
+            #expect(try Condition([missing: ["$exists": true]]).matches(context) == false, "\(missing)")
+        }
+    }
+
+    @Test("numbers read and print as in JavaScript: hexadecimal, binary and octal literals, exponents")
+    func javaScriptNumbers() throws {
+        #expect(try Condition(["n": 17]).matches(EvaluationContext(attributes: ["n": "0x11"])))
+        #expect(try Condition(["n": ["$gt": 16]]).matches(EvaluationContext(attributes: ["n": " 0X11 "])))
+        #expect(try Condition(["n": 3]).matches(EvaluationContext(attributes: ["n": "0b11"])))
+        #expect(try Condition(["n": 7]).matches(EvaluationContext(attributes: ["n": "0O7"])))
+        #expect(try Condition(["n": 0]).matches(EvaluationContext(attributes: ["n": "0b2"])) == false)
+        #expect(try Condition(["n": 5]).matches(EvaluationContext(attributes: ["n": "\u{FEFF}5\u{2003}"])))
+        #expect(try Condition(["n": 5]).matches(EvaluationContext(attributes: ["n": "\u{85}5"])) == false)
+        #expect(try Condition(["n": "0.000001"]).matches(EvaluationContext(attributes: ["n": 0.000001])))
+        #expect(try Condition(["n": "2.5e-7"]).matches(EvaluationContext(attributes: ["n": 2.5e-7])))
+        #expect(try Condition(["v": ["$veq": "0.000001"]]).matches(EvaluationContext(attributes: ["v": 0.000001])))
+    }
+
     @Test("a condition error becomes a rule problem under the rule's path")
     func asRuleProblem() {
         let problem = ConditionError(path: "name.$regx", kind: .unknownOperator("$regx"))
@@ -124,6 +161,32 @@ struct BucketingTests {
         #expect(Bucketing.hash(seed: "", value: "a", version: 1) == 0.22)
         #expect(Bucketing.hash(seed: "button-test", value: "u1", version: 2) == 0.47)
         #expect(Bucketing.hash(seed: "a", value: "b", version: 3) == nil)
+    }
+
+    @Test("non-ASCII text is hashed over its UTF-16 code units, each unit whole, as GrowthBook's SDKs hash it")
+    func utf16CodeUnits() {
+        // GrowthBook's JavaScript SDK (`charCodeAt`) and Python SDK (`gbhash`) give these for seed "séed-ü" and id "🙂".
+        #expect(Bucketing.hash(seed: "séed-ü", value: "🙂", version: 1) == 0.37)
+        #expect(Bucketing.hash(seed: "séed-ü", value: "🙂", version: 2) == 0.0584)
+        // "é" is the one code unit 0xE9 (not the UTF-8 bytes C3 A9); "🙂" is the surrogate pair D83D DE42.
+        #expect(FNV1a.hash("é") == (FNV1a.offsetBasis ^ 0xE9) &* FNV1a.prime)
+        #expect(FNV1a.hash("🙂") == (((FNV1a.offsetBasis ^ 0xD83D) &* FNV1a.prime) ^ 0xDE42) &* FNV1a.prime)
+        #expect(FNV1a.hash("ü-🙂", continuing: FNV1a.hash("a")) == FNV1a.hash("aü-🙂"))
+        #expect(FNV1a.hash("abc") == 0x1A47_E90B)
+    }
+
+    @Test("numbers are hashed as JavaScript writes them")
+    func javaScriptNumberText() {
+        #expect(Bucketing.hashText(of: .double(2.5e-7)) == "2.5e-7")
+        #expect(Bucketing.hashText(of: .double(0.000001)) == "0.000001")
+        #expect(Bucketing.hashText(of: .double(1e21)) == "1e+21")
+        #expect(Bucketing.hashText(of: .double(1e16)) == "10000000000000000")
+        #expect(Bucketing.hashText(of: .double(-1.5)) == "-1.5")
+        #expect(Bucketing.hashText(of: .double(123_456_789.125)) == "123456789.125")
+        // JavaScript has doubles only: 2^53 + 1 is 2^53, and 2^60 prints its shortest digits.
+        #expect(Bucketing.hashText(of: .int(9_007_199_254_740_993)) == "9007199254740992")
+        #expect(Bucketing.hashText(of: .int(1 << 60)) == "1152921504606847000")
+        #expect(Bucketing.hashText(of: .int(-42)) == "-42")
     }
 
     @Test("only values GrowthBook can bucket have hash text")

@@ -90,6 +90,63 @@ struct GrowthBookFormatTests {
         }
     }
 
+    @Test("a non-ASCII id lands in the bucket GrowthBook's SDKs give it (FNV-1a over UTF-16 code units)")
+    func nonASCIIBucket() throws {
+        let json = #"""
+            {"features": {"f": {"defaultValue": 0, "rules": [
+              {"id": "e", "key": "k", "seed": "séed-ü", "hashVersion": 1, "variations": [0, 1]}]}}}
+            """#
+        let decision = try #require(try decode(json).rules["f"]).evaluate(in: EvaluationContext(targetingKey: "🙂"))
+        // GrowthBook's JavaScript and Python SDKs put "🙂" in bucket 0.37 of seed "séed-ü": variation 0 of two.
+        #expect(decision.match?.bucket?.value == 0.37)
+        #expect(decision.value == 0)
+    }
+
+    @Test("hashAttribute, fallbackAttribute and a filter's attribute name an attribute, dots and all, not a path")
+    func literalHashAttribute() throws {
+        let json = #"""
+            {"features": {
+              "exp": {"defaultValue": "off", "rules": [
+                {"id": "e", "key": "k", "hashAttribute": "company.id", "hashVersion": 2, "variations": ["a", "b"]}]},
+              "roll": {"defaultValue": "off", "rules": [
+                {"id": "r", "force": "on", "coverage": 1, "hashAttribute": "company.id"}]},
+              "filtered": {"defaultValue": "off", "rules": [
+                {"id": "f", "force": "on", "filters": [{"seed": "s", "attribute": "company.id", "ranges": [[0, 1]]}]}]}
+            }}
+            """#
+        let rules = try decode(json).rules
+        let both = EvaluationContext(attributes: ["company.id": "c1", "company": ["id": "c9"]])
+        let experiment = try #require(rules["exp"])
+        let bucket = try #require(experiment.evaluate(in: both).match?.bucket)
+        #expect(bucket.value == Bucketing.hash(seed: "k", value: "c1", version: 2))
+        #expect(bucket.attribute == "company.id")
+        let nestedOnly = EvaluationContext(attributes: ["company": ["id": "c9"]])
+        for feature in ["exp", "roll", "filtered"] {
+            let rule = try #require(rules[feature])
+            let decision = rule.evaluate(in: nestedOnly)
+            #expect(decision.value == "off", "\(feature)")
+            #expect(decision.match == nil, "\(feature)")
+            #expect(rule.evaluate(in: both).value != "off", "\(feature)")
+        }
+    }
+
+    @Test("an empty seed or experiment key falls back as in GrowthBook's SDKs: seed || key, key || feature id")
+    func emptySeedAndKey() throws {
+        let json = #"""
+            {"features": {
+              "f": {"defaultValue": 0, "rules": [{"id": "e", "key": "", "seed": "", "hashVersion": 2, "variations": [0, 1]}]},
+              "g": {"defaultValue": "off", "rules": [{"id": "r", "force": "on", "coverage": 0.5, "seed": ""}]}
+            }}
+            """#
+        let rules = try decode(json).rules
+        let experiment = try #require(rules["f"]).evaluate(in: EvaluationContext(targetingKey: "u1"))
+        #expect(experiment.match?.bucket?.value == Bucketing.hash(seed: "f", value: "u1", version: 2))
+        // Seed "g" (hash version 1): u7 is in bucket 0.246, inside the rollout; u4 in 0.865, outside. Seed "" would swap them.
+        let rollout = try #require(rules["g"])
+        #expect(rollout.evaluate(in: EvaluationContext(targetingKey: "u7")).value == "on")
+        #expect(rollout.evaluate(in: EvaluationContext(targetingKey: "u4")).value == "off")
+    }
+
     @Test(
         "strict reading rejects a feature alone, with a typed problem",
         arguments: [

@@ -5,7 +5,9 @@ import Foundation
 /// These are GrowthBook's documented functions, checked against its published cross-SDK cases:
 ///
 /// - hash version 1: `(fnv1a32(value + seed) % 1000) / 1000`;
-/// - hash version 2: `(fnv1a32(String(fnv1a32(seed + value))) % 10000) / 10000`.
+/// - hash version 2: `(fnv1a32(String(fnv1a32(seed + value))) % 10000) / 10000`;
+///
+/// where `fnv1a32` is ``FNV1a`` over the text's UTF-16 code units, as GrowthBook's SDKs hash it.
 ///
 /// The bucket depends only on the seed and the id, so it is the same on every platform and run,
 /// and stays the same across payload changes that leave the rollout's seed alone.

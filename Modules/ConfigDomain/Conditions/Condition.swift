@@ -10,9 +10,10 @@ import Foundation
 /// A condition is a JSON object. Each member is a logical operator (`$and`, `$or`, `$nor` with an
 /// array of conditions, `$not` with a condition) or a dot path into the context's attributes with
 /// what the attribute must be: a plain value (equal to it) or an object of operators
-/// (``ConditionOperator``). Every member must hold. `{}` always holds. Comparisons follow
-/// JavaScript's loose rules, as GrowthBook defines them: a missing attribute is `null`, `"8"` is
-/// greater than `5`.
+/// (``ConditionOperator``). A path steps into objects by member and into arrays by index or
+/// `length` (`address.city`, `tags.0`, `tags.length`). Every member must hold. `{}` always holds.
+/// Comparisons follow JavaScript's loose rules, as GrowthBook defines them: a missing attribute is
+/// `null`, `"8"` is greater than `5`, strings are equal when their code points are.
 ///
 /// A ``Strictness/strict`` condition refuses an unknown operator or a malformed operand with a
 /// ``ConditionError``; a ``Strictness/lenient`` one (GrowthBook's SDK behaviour) evaluates them to false.

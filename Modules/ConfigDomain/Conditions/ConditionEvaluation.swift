@@ -34,17 +34,22 @@ struct ConditionEvaluation {
         }
     }
 
+    /// The value at `path`, each step as JavaScript's `in` finds it (see ``LooseValue/member(_:of:)``).
     private func value(at path: [String], in root: Root, _ context: EvaluationContext) -> ConfigValue? {
+        var steps = path[...]
+        var current: ConfigValue
         switch root {
         case .context:
-            return context.value(at: path)
-        case .element(var current):
-            for step in path {
-                guard case .object(let members) = current, let next = members[step] else { return nil }
-                current = next
-            }
-            return current
+            guard let first = steps.popFirst(), let value = context.value(at: [first]) else { return nil }
+            current = value
+        case .element(let element):
+            current = element
         }
+        for step in steps {
+            guard let next = LooseValue.member(step, of: current) else { return nil }
+            current = next
+        }
+        return current
     }
 
     private mutating func passes(
@@ -54,7 +59,8 @@ struct ConditionEvaluation {
         switch test {
         case .text(let text, let caseInsensitive):
             let actualText = LooseValue.text(of: actual)
-            return caseInsensitive ? actualText.lowercased() == text.lowercased() : actualText == text
+            return caseInsensitive
+                ? LooseValue.sameText(actualText.lowercased(), text.lowercased()) : LooseValue.sameText(actualText, text)
         case .number(let number):
             return LooseValue.number(of: actual) == number
         case .truthy(let flag):
@@ -130,7 +136,9 @@ struct ConditionEvaluation {
     /// `$in`: the value, or any element of an array value, is in `list`.
     private func isIn(_ actual: ConfigValue?, _ list: [ConfigValue], caseInsensitive: Bool) -> Bool {
         func same(_ a: ConfigValue?, _ b: ConfigValue) -> Bool {
-            if caseInsensitive, case .string(let x)? = a, case .string(let y) = b { return x.lowercased() == y.lowercased() }
+            if caseInsensitive, case .string(let x)? = a, case .string(let y) = b {
+                return LooseValue.sameText(x.lowercased(), y.lowercased())
+            }
             return LooseValue.strictlyEqual(a, b)
         }
         if case .array(let elements)? = actual {

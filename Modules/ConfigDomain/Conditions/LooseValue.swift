@@ -6,12 +6,12 @@ import Foundation
 /// surprises: `{"n": {"$gt": 5}}` matches `"8"` (the string converts to a number), and a missing
 /// attribute compares as 0 (`{"age": {"$lt": 10}}` matches a context without `age`).
 enum LooseValue {
-    /// `String(value)`: numbers without a trailing `.0`, arrays joined with commas, objects as `[object Object]`.
+    /// `String(value)`: numbers as JavaScript writes them, arrays joined with commas, objects as `[object Object]`.
     static func text(of value: ConfigValue?) -> String {
         switch value {
         case nil, .null?: "null"
         case .bool(let flag)?: flag ? "true" : "false"
-        case .int(let number)?: String(number)
+        case .int(let number)?: integerText(number)
         case .double(let number)?: numberText(number)
         case .string(let text)?: text
         case .array(let elements)?:
@@ -20,12 +20,38 @@ enum LooseValue {
         }
     }
 
-    /// A double as JavaScript prints it: integral values without a fraction.
+    /// An integer as JavaScript prints it: JavaScript has doubles only, so beyond 2^53 it is the nearest double's text.
+    static func integerText(_ number: Int64) -> String {
+        number.magnitude <= 1 << 53 ? String(number) : numberText(Double(number))
+    }
+
+    /// A double as JavaScript's `String(number)` prints it (ECMAScript's Number::toString): the
+    /// shortest digits that read back as the number, in plain notation from 1e-7 to below 1e21
+    /// (`0.000001`, `10000000000000000`) and in exponent notation beyond (`2.5e-7`, `1e+21`).
     static func numberText(_ number: Double) -> String {
         if number.isNaN { return "NaN" }
         if number.isInfinite { return number > 0 ? "Infinity" : "-Infinity" }
-        if number == number.rounded(), abs(number) < 1e21 { return String(Int64(number)) }
-        return String(number)
+        if number == 0 { return "0" }
+        if number < 0 { return "-" + numberText(-number) }
+        if number == number.rounded(), number < 9_007_199_254_740_992 { return String(Int64(number)) }
+        // Swift's description has the same shortest digits: "1.5e-07", "0.0001", "1e+16", "123.25".
+        let description = String(number)
+        let parts = description.split(separator: "e", maxSplits: 1)
+        let mantissa = parts[0].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = String(mantissa[0])
+        let fraction = mantissa.count > 1 ? String(mantissa[1]) : ""
+        let exponent = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        // number = 0.d1 d2 ... dk × 10^n, with the digits d without leading or trailing zeros.
+        let padded = String((whole + fraction).drop { $0 == "0" })
+        let digits = String(padded.reversed().drop { $0 == "0" }.reversed())
+        let k = digits.count
+        let n = exponent - fraction.count + padded.count
+        if k <= n, n <= 21 { return digits + String(repeating: "0", count: n - k) }
+        if 0 < n, n <= 21 { return String(digits.prefix(n)) + "." + String(digits.dropFirst(n)) }
+        if -6 < n, n <= 0 { return "0." + String(repeating: "0", count: -n) + digits }
+        let rest = digits.dropFirst()
+        let sign = n > 0 ? "+" : "-"
+        return String(digits.prefix(1)) + (rest.isEmpty ? "" : "." + rest) + "e" + sign + String(abs(n - 1))
     }
 
     /// `Number(value)`: null and false are 0, true is 1, a blank string is 0, text that is not a number is NaN.
@@ -41,11 +67,17 @@ enum LooseValue {
         }
     }
 
+    /// The white space `Number(text)` trims in JavaScript: Unicode's, less U+0085, and U+FEFF.
+    private static let numberSpace = CharacterSet.whitespacesAndNewlines.subtracting(CharacterSet(charactersIn: "\u{85}"))
+        .union(CharacterSet(charactersIn: "\u{FEFF}"))
+
     private static func number(ofText text: String) -> Double {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingCharacters(in: numberSpace)
         if trimmed.isEmpty { return 0 }
-        if trimmed.hasPrefix("0x") || trimmed.hasPrefix("0X") {
-            return UInt64(trimmed.dropFirst(2), radix: 16).map(Double.init) ?? .nan
+        for (prefixes, radix) in [(["0x", "0X"], 16), (["0o", "0O"], 8), (["0b", "0B"], 2)]
+        where prefixes.contains(where: trimmed.hasPrefix) {
+            // Not `.map(Double.init)`: that picks `Double(bitPattern:)`.
+            return UInt64(trimmed.dropFirst(2), radix: radix).map { Double($0) } ?? .nan
         }
         if trimmed == "Infinity" || trimmed == "+Infinity" { return .infinity }
         if trimmed == "-Infinity" { return -.infinity }
@@ -68,16 +100,21 @@ enum LooseValue {
         }
     }
 
-    /// `a === b`: the same primitive (numbers by value); arrays and objects are never identical.
+    /// `a === b`: the same primitive (numbers by value, as doubles); arrays and objects are never identical.
     static func strictlyEqual(_ a: ConfigValue?, _ b: ConfigValue?) -> Bool {
         switch (a, b) {
         case (nil, nil), (nil, .null?), (.null?, nil), (.null?, .null?): true
         case (.bool(let x)?, .bool(let y)?): x == y
-        case (.string(let x)?, .string(let y)?): x == y
-        case (.int(let x)?, .int(let y)?): x == y
-        case (.int, .double), (.double, .int), (.double, .double): number(of: a) == number(of: b)
+        case (.string(let x)?, .string(let y)?): sameText(x, y)
+        case (.int, .int), (.int, .double), (.double, .int), (.double, .double): number(of: a) == number(of: b)
         default: false
         }
+    }
+
+    /// `a === b` for two strings: the same code points. Swift's `==` also equates canonically
+    /// equivalent strings (`é` and `e` with a combining accent), which JavaScript does not.
+    static func sameText(_ a: String, _ b: String) -> Bool {
+        a.utf8.elementsEqual(b.utf8)
     }
 
     /// `JSON.stringify(a) === JSON.stringify(b)`, with numbers by value and object members in any order.
@@ -142,6 +179,21 @@ enum LooseValue {
             case (let a?, let b?) where a != b: return a < b ? -1 : 1
             default: continue
             }
+        }
+    }
+
+    /// The member `name` of `value` as JavaScript's `name in value` finds it: an object's member,
+    /// an array's element by its canonical index (`0`, not `00` or `+0`) or its `length`; nil otherwise.
+    static func member(_ name: String, of value: ConfigValue) -> ConfigValue? {
+        switch value {
+        case .object(let members):
+            return members[name]
+        case .array(let elements):
+            if name == "length" { return .int(Int64(elements.count)) }
+            guard let index = Int(name), index >= 0, index < elements.count, String(index) == name else { return nil }
+            return elements[index]
+        default:
+            return nil
         }
     }
 
