@@ -28,7 +28,7 @@ struct SwiftUIExampleTests {
             #expect(lines.contains("new_checkout = true  [from bundled defaults defaults.plist]"))
             #expect(lines.contains("max_retries = 5  [from bundled defaults Settings.bundle]"))
             #expect(lines.contains("before refresh: new checkout true, attempts 6"))
-            #expect(lines.contains { $0.hasPrefix("after set: theme dark [from written setting (UserDefaults(") })
+            #expect(lines.contains { $0.hasPrefix("after set: theme dark [from override user settings (user settings:theme)") })
             #expect(lines.contains { $0.hasPrefix("provider default: failed:") })
             #expect(lines.contains { $0.hasPrefix("provider experiments: failed:") })
         }

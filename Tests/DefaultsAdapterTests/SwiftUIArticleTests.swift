@@ -12,25 +12,26 @@ import Testing
 // library's side of it: compiled here (the SwiftUI parts only where SwiftUI exists), and checked
 // against the article line by line by `SwiftUIArticleTests`.
 
+/// The app's colour theme, read by its raw value.
+enum Theme: String, Sendable { case light, dark, system }
+
 enum Flags {
     static let newCheckout = ConfigKey("new_checkout", default: false)
     static let maxRetries = ConfigKey("max_retries", default: 3, rules: [.range(0...10)])
     static let theme = ConfigKey("theme", default: Theme.system)
 }
 
-func makeClient(main: URL, experiments: URL, cacheDirectory: URL) throws -> RemoteConfigClient {
+func makeClient(main: URL, experiments: URL, cacheDirectory: URL, userSettings: LocalOverrideStore) throws
+    -> RemoteConfigClient
+{
     try RemoteConfigClient.builder(fetcher: HTTPFetcher(url: main))
         .fetcher(try HTTPFetcher(url: experiments), name: "experiments", precedence: 10)
         .cache(FileSnapshotCache(directory: cacheDirectory))
         .override(try UserDefaultsOverrideSource())
-        .settingsStore(try UserDefaultsSettingsStore(suiteName: "group.com.example.app"))
+        .override(userSettings)
         .bundledDefaults(try BundledDefaults(resource: "defaults", withExtension: "plist"))
         .bundledDefaults(try BundledDefaults(settingsBundleOf: .main))
-        .register {
-            Flags.newCheckout
-            Flags.maxRetries
-            Flags.theme.writable(inRelease: true)
-        }
+        .register(Flags.newCheckout, Flags.maxRetries, Flags.theme)
         .build()
 }
 
@@ -43,8 +44,13 @@ func printRetries() async {
     for await retries in CheckoutRules().$maxRetries { print("retries now \(retries)") }
 }
 
-func setTheme(_ client: RemoteConfigClient) throws {
-    try client.set(Flags.theme, .dark)
+func setTheme(cacheURL: URL) async throws {
+    let userSettings = LocalOverrideStore(
+        name: "user settings",
+        persistence: .init(cache: FileSnapshotCache(directory: cacheURL), name: "user-settings"),
+        allowedInRelease: true)
+
+    try await userSettings.set(Flags.theme, .dark)
 }
 
 enum APISettings {
@@ -55,9 +61,9 @@ enum APISettings {
 
 func launchLikeLocus(fetcher: any ConfigFetcher) throws {
     RemoteConfigClient.processDefault = try RemoteConfigClient.builder(fetcher: fetcher)
-        .register(APISettings.timeout, APISettings.retries, APISettings.url.writable())
+        .register(APISettings.timeout, APISettings.retries, APISettings.url)
         .bundledDefaults(try BundledDefaults(settingsBundleOf: .main))
-        .settingsStore(try UserDefaultsSettingsStore())
+        .override(try UserDefaultsOverrideSource())
         .build()
 }
 
@@ -92,13 +98,15 @@ func doFeatureX() { featureXRuns.continuation.yield() }
     let mainURL = URL(string: "https://config.example.com/main.json")!
     let experimentsURL = URL(string: "https://config.example.com/experiments.json")!
     let cacheURL = FileManager.default.temporaryDirectory
+    let userSettings = LocalOverrideStore(name: "user settings", allowedInRelease: true)
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     struct ExampleApp: App {
         let config: ObservableConfig?
 
         init() {
-            let client = try? makeClient(main: mainURL, experiments: experimentsURL, cacheDirectory: cacheURL)
+            let client = try? makeClient(
+                main: mainURL, experiments: experimentsURL, cacheDirectory: cacheURL, userSettings: userSettings)
             config = client.map { ObservableConfig($0) }
         }
 

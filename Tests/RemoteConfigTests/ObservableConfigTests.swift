@@ -78,18 +78,20 @@
             #expect(config[Keys.title] == "Two")
         }
 
-        @Test("writes and override changes move it too")
+        @Test("a value written through a local override store moves it too")
         func writes() async throws {
             guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) else { return }
+            let theme = ConfigKey("theme", default: "system")
+            let store = LocalOverrideStore(buildKind: .debug)
             let client = try RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: "{}"))
-                .register { WritableKeys.theme.writable() }
-                .buildKind(.debug)
+                .override(store)
+                .register(theme)
                 .build()
             let config = ObservableConfig(client)
-            let changed = track { _ = config[WritableKeys.theme] }
-            try client.set(WritableKeys.theme, .dark)
+            let changed = track { _ = config[theme] }
+            try await store.set(theme, "dark")
             for await _ in changed {}
-            #expect(config[WritableKeys.theme] == .dark)
+            #expect(config[theme] == "dark")
         }
     }
 #endif

@@ -63,7 +63,7 @@ struct RefreshTests {
             try await client.refresh(force: true)
         } throws: { error in
             guard case ConfigError.payload(let e) = error else { return false }
-            return e.offset == 18 && e.format == "json"
+            return e.offset == 17 && e.format == "json" && e.source == "memory://config"
         }
         #expect(client[Keys.retries] == 5)
     }

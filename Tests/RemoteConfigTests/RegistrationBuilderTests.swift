@@ -11,6 +11,9 @@ enum SettingName: String {
     case serverRetries = "server.retries"
 }
 
+/// A theme the app lets the user pick; read by its raw value.
+enum Theme: String, Sendable, CaseIterable { case light, dark, system }
+
 enum EnumNamedKeys {
     static let timeout = ConfigKey(SettingName.serverTimeout, default: 30.0)
     static let retries = ConfigKey(SettingName.serverRetries, default: 5, rules: [.range(0...10)])

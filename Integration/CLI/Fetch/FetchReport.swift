@@ -138,7 +138,6 @@ extension ValueLayer {
         case .override(let source, _, let origin): "override \(source) (\(origin))"
         case .snapshot: "remote"
         case .lastGoodSnapshot: "last good remote"
-        case .writableSetting(let store): "written setting (\(store))"
         case .bundledDefaults(let source): "bundled defaults \(source)"
         case .defaultValue: "default"
         }

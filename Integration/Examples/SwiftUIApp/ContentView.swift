@@ -23,7 +23,7 @@
         }
     }
 
-    /// A writable setting: the picker writes with `client.set`, which checks the key's rules.
+    /// A setting the user changes: the picker writes to the app's `LocalOverrideStore`, which checks the key's rules.
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     struct ThemePicker: View {
         let config: ObservableConfig
@@ -33,7 +33,7 @@
                 "Theme",
                 selection: Binding(
                     get: { config[Flags.theme] },
-                    set: { try? config.client.set(Flags.theme, $0) })
+                    set: { theme in Task { try? await ExampleEnvironment.userSettings.set(Flags.theme, theme) } })
             ) {
                 ForEach(Theme.allCases, id: \.self) { Text($0.rawValue.capitalized).tag($0) }
             }

@@ -15,10 +15,14 @@ enum ExampleEnvironment {
         ProcessInfo.processInfo.environment[variable].flatMap(URL.init(string:)) ?? URL(string: fallback)!
     }
 
+    /// What the user sets in the app.
+    static let userSettings = AppConfig.userSettings(cacheDirectory: cacheDirectory)
+
     /// The client, installed as the process default so `@RemoteValue` finds it.
     static func installClient() throws -> RemoteConfigClient {
         let client = try AppConfig.makeClient(
-            main: main, experiments: experiments, cacheDirectory: cacheDirectory, bundle: .module)
+            main: main, experiments: experiments, cacheDirectory: cacheDirectory, bundle: .module,
+            userSettings: userSettings)
         RemoteConfigClient.processDefault = client
         return client
     }
@@ -62,9 +66,10 @@ enum ExampleEnvironment {
             for key in [Flags.newCheckout.name, Flags.maxRetries.name, Flags.bannerText.name, Flags.theme.name] {
                 print(client.explain(name: key).description.split(separator: "\n")[0])
             }
-            try client.set(Flags.theme, .dark)
+            try await ExampleEnvironment.userSettings.set(Flags.theme, .dark)
+            for await theme in client.values(Flags.theme) where theme == .dark { break }  // the store's change applies
             print("after set: theme \(client[Flags.theme]) [from \(client.explain(Flags.theme).layer)]")
-            try client.reset(Flags.theme)
+            try await ExampleEnvironment.userSettings.remove(Flags.theme)
             for provider in client.status.providers {
                 print("provider \(provider.name): \(provider.lastError.map { "failed: \($0)" } ?? "ok")")
             }

@@ -54,7 +54,6 @@ func line<Value>(for key: ConfigKey<Value>, in client: RemoteConfigClient) -> St
         case .override(_, _, let origin): origin
         case .defaultValue: "default"
         case .snapshot(let source), .lastGoodSnapshot(let source), .bundledDefaults(let source): source
-        case .writableSetting(let store): store
         }
     return render(key, value: client[key], origin: origin, rejection: explanation.rejected.first)
 }

@@ -20,8 +20,6 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
         case conflictingProvider
         /// A push source aimed at a provider that no fetcher was added under.
         case unknownProvider
-        /// A write to a key that is not registered writable, or is locked in this build.
-        case notWritable
     }
 
     /// What kind of mistake.

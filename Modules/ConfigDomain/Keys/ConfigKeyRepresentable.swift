@@ -8,13 +8,6 @@ public protocol ConfigKeyRepresentable: Sendable {
     associatedtype Value: Sendable
     /// The key itself.
     var configKey: ConfigKey<Value> { get }
-    /// Whether, and in which builds, the app may set the key at run time; nil for a read-only key.
-    var writeAccess: WriteAccess? { get }
-}
-
-extension ConfigKeyRepresentable {
-    /// Read-only: keys are writable only when registered through ``ConfigKey/writable(inRelease:)``.
-    public var writeAccess: WriteAccess? { nil }
 }
 
 extension ConfigKey: ConfigKeyRepresentable {

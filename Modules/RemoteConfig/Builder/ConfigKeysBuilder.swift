@@ -1,11 +1,11 @@
 import ConfigDomain
 import Foundation
 
-/// Lists keys one per line for `RemoteConfigBuilder.register { … }`: keys, writable keys, arrays
+/// Lists keys one per line for `RemoteConfigBuilder.register { … }`: keys, arrays
 /// of keys, and `if`, `switch` and `for` around them.
 @resultBuilder
 public enum ConfigKeysBuilder {
-    /// One key, plain or writable.
+    /// One key.
     public static func buildExpression<Key: ConfigKeyRepresentable>(_ key: Key) -> [any ConfigKeyRepresentable] { [key] }
 
     /// A list of keys, such as an `all` list an app keeps.

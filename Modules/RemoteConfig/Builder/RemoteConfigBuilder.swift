@@ -22,8 +22,6 @@ public struct RemoteConfigBuilder: Sendable {
     var additionalProviders: [RemoteProvider] = []
     /// Values shipped with the app, in the order added.
     var bundled: [BundledDefaults] = []
-    /// Where written values persist, and the build kind of the release lock.
-    var writable = WritableSettings(store: nil, buildKind: .current)
 
     /// Starts a builder with `fetcher` and the defaults: no cache, no overrides,
     /// `FreshnessPolicy/standard`, immediate activation, no minimum interval,
@@ -109,7 +107,6 @@ public struct RemoteConfigBuilder: Sendable {
     /// builder.register {
     ///     Flags.newCheckout
     ///     Flags.maxRetries
-    ///     Flags.theme.writable()
     /// }
     /// ```
     public func register(@ConfigKeysBuilder _ keys: () -> [any ConfigKeyRepresentable]) -> Self { register(keys()) }
@@ -205,7 +202,7 @@ public struct RemoteConfigBuilder: Sendable {
             statuses.append(status)
         }
         let sources = ValueSources(
-            overrides: layers, writable: writable.initialLayer(registry: registry, sink: buildSink), snapshots: snapshots,
+            overrides: layers, snapshots: snapshots,
             providerNames: providers.settings.map(\.configurationName), precedence: providers.precedence, bundled: bundled,
             context: settings.context)
 
@@ -224,7 +221,7 @@ public struct RemoteConfigBuilder: Sendable {
             pushTargets.contains(position) ? PushReceiver(engine: engines[position]) : nil
         }
         let client = RemoteConfigClient(
-            registry: registry, activator: activator, engines: engines, writes: writable, events: events, updates: updates,
+            registry: registry, activator: activator, engines: engines, events: events, updates: updates,
             pushReceivers: receivers, startupEvents: startup.events)
         startBackgroundTasks(of: client, descriptors: descriptors, pushTargets: pushTargets)
         return client

@@ -17,8 +17,6 @@ public final class RemoteConfigClient: Sendable {
     let activator: Activator
     /// One engine per remote provider; the first refreshes the builder's own fetcher.
     let engines: [RefreshEngine]
-    /// Where written values persist, and the build kind of the release lock.
-    let writes: WritableSettings
     let eventBroadcaster: Broadcaster<ConfigEvent>
     let updateBroadcaster: Broadcaster<ConfigUpdate>
     /// By provider: takes its push sources' signals into its refresh (nil for a provider without push sources).
@@ -30,7 +28,7 @@ public final class RemoteConfigClient: Sendable {
     let bookkeeping = Locked((tasks: [Task<Void, Never>](), reported: Set<String>()))
 
     init(
-        registry: KeyRegistry, activator: Activator, engines: [RefreshEngine], writes: WritableSettings,
+        registry: KeyRegistry, activator: Activator, engines: [RefreshEngine],
         events: Broadcaster<ConfigEvent>, updates: Broadcaster<ConfigUpdate>, pushReceivers: [PushReceiver?] = [],
         startupEvents: [ConfigEvent] = []
     ) {
@@ -39,7 +37,6 @@ public final class RemoteConfigClient: Sendable {
         self.cell = activator.cell
         self.activator = activator
         self.engines = engines
-        self.writes = writes
         self.eventBroadcaster = events
         self.updateBroadcaster = updates
         self.pushReceivers = pushReceivers

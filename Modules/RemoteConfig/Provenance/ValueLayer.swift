@@ -6,8 +6,6 @@ public enum ValueLayer: Sendable, Hashable, CustomStringConvertible {
     /// An override source, by its name and position (0 wins over 1), and the exact origin
     /// (an environment variable, an argument, a debug-menu entry).
     case override(source: String, position: Int, origin: String)
-    /// The value the app wrote with `client.set`, kept by this settings store (`memory` without one).
-    case writableSetting(store: String)
     /// An active remote snapshot (fetched now, or loaded from the cache at launch), by its payload's source.
     case snapshot(source: String)
     /// The last value of this key that passed its rules, kept because the active snapshot's value was rejected.
@@ -21,7 +19,6 @@ public enum ValueLayer: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .override(let source, _, let origin): "override \(source) (\(origin))"
-        case .writableSetting(let store): "written setting (\(store))"
         case .snapshot(let source): "snapshot \(source)"
         case .lastGoodSnapshot(let source): "last good snapshot \(source)"
         case .bundledDefaults(let source): "bundled defaults \(source)"

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Activations run under one `Locked` value, so two of them never interleave, whichever caused
 /// them: a provider's refresh (each ``RefreshEngine`` hands its snapshots here), an override
-/// source's change, a write to a writable key, or a change of the evaluation context. Each reads the layers from the current state,
+/// source's change, or a change of the evaluation context. Each reads the layers from the current state,
 /// changes one, and publishes what changed.
 final class Activator: Sendable {
     let resolver: Resolver
@@ -110,16 +110,6 @@ final class Activator: Sendable {
         guard changed else { return }
         activate(cause: .override(source: name)) { sources in
             sources.overrides[position] = OverrideLayer(name: name, snapshot: snapshot)
-        }
-    }
-
-    /// Sets (or with nil removes) the value the app wrote to the key `name`, and re-resolves.
-    func write(_ value: OverrideValue?, for name: String) {
-        activate(cause: .write(key: name)) { sources in
-            guard let layer = sources.writable else { return }
-            var values = layer.snapshot.values
-            values[name] = value
-            sources.writable = OverrideLayer(name: layer.name, snapshot: OverrideSnapshot(values: values))
         }
     }
 

@@ -31,22 +31,18 @@ final class KeyRegistry: Sendable {
     @usableFromInline let table: [Int32]
     /// The names by slot, to confirm a table hit.
     @usableFromInline let names: [String]
-    /// Whether the app may write each key, by slot (nil: read-only).
-    let writeAccess: [WriteAccess?]
     /// Registered names by their normalised spelling, made when a typo is first looked for.
     private let namesByNormalised = Locked<[String: String]?>(nil)
 
-    /// Registers `keys`, merging exact duplicates (a key registered both plain and writable is writable).
+    /// Registers `keys`, merging exact duplicates.
     ///
-    /// - Throws: `.conflictingKey` for one name with two types, defaults, rule sets or write accesses;
+    /// - Throws: `.conflictingKey` for one name with two types, defaults or rule sets;
     ///   `.invalidRule` for a key whose rule is itself broken (an invalid pattern).
     init(_ given: [any ConfigKeyRepresentable]) throws(ConfigurationError) {
         var names: [String] = []
-        var writeAccess: [WriteAccess?] = []
         // Each slot's index in `given`: the key array is `given` itself (shared, not copied) unless a name repeats.
         var givenIndex: [Int32] = []
         names.reserveCapacity(given.count)
-        writeAccess.reserveCapacity(given.count)
         givenIndex.reserveCapacity(given.count)
         // Sized for every given key: duplicates only leave it emptier.
         var table = [Int32](repeating: -1, count: max(8, (given.count * 2).nextPowerOfTwo))
@@ -61,7 +57,6 @@ final class KeyRegistry: Sendable {
             guard table[i] >= 0 else {
                 table[i] = Int32(names.count)
                 names.append(facts.name)
-                writeAccess.append(key.writeAccess)
                 givenIndex.append(Int32(index))
                 continue
             }
@@ -81,19 +76,10 @@ final class KeyRegistry: Sendable {
                     "the key \"\(facts.name)\" is registered twice with different defaults or rules (\(first) rules "
                         + "\(first.ruleNames) vs \(again) rules \(again.ruleNames)); define it once and reuse it")
             }
-            switch (writeAccess[slot], key.writeAccess) {
-            case (nil, let access?): writeAccess[slot] = access
-            case (let before?, let access?) where before != access:
-                throw ConfigurationError(
-                    .conflictingKey,
-                    "the key \"\(facts.name)\" is registered writable twice, once \(before) and once \(access); declare it once")
-            default: break
-            }
         }
         self.keys = names.count == given.count ? given : givenIndex.map { given[Int($0)] }
         self.table = table
         self.names = names
-        self.writeAccess = writeAccess
     }
 
     /// What registration needs to know of a key, read from it once.

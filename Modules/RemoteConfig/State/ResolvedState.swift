@@ -20,7 +20,7 @@ final class ResolvedState: Sendable {
     let hiddenRemote: [Int: SnapshotValue]
     /// What was refused on the way to each value, by slot, only where something was.
     let rejections: [Int: [Rejection]]
-    /// The layers this state was resolved from: overrides, written values, snapshots, bundled defaults.
+    /// The layers this state was resolved from: overrides, snapshots, bundled defaults.
     let sources: ValueSources
     /// The raw value each slot took from a snapshot in this state's context (what its rules decided,
     /// else its plain value), by slot; nil where no snapshot supplied the value, and empty when no
@@ -69,7 +69,7 @@ final class ResolvedState: Sendable {
         case .snapshot(let provider):
             guard let snapshot = snapshot(of: provider), let raw = snapshotRaw(at: slot, name: name) else { return nil }
             return SnapshotValue(box: values[slot], raw: raw, source: snapshot.metadata.source, provider: provider)
-        case .lastGood, .override, .writable, .bundled, .defaultValue:
+        case .lastGood, .override, .bundled, .defaultValue:
             return hiddenRemote[slot]
         }
     }
@@ -78,7 +78,6 @@ final class ResolvedState: Sendable {
     func winningCandidate(at slot: Int, name: String) -> OverrideValue.Content? {
         switch layers[slot] {
         case .override(let position): overrides[position].snapshot.values[name]?.content
-        case .writable: sources.writable?.snapshot.values[name]?.content
         case .snapshot: snapshotRaw(at: slot, name: name).map { .value($0) }
         case .lastGood: hiddenRemote[slot].map { .value($0.raw) }
         case .bundled(let index): sources.bundled[index].values[name].map { .value($0) }
@@ -106,7 +105,7 @@ final class ResolvedState: Sendable {
         switch layers[slot] {
         case .snapshot(let provider): provider
         case .lastGood: hiddenRemote[slot]?.provider
-        case .override, .writable, .bundled, .defaultValue: nil
+        case .override, .bundled, .defaultValue: nil
         }
     }
 
@@ -122,8 +121,6 @@ final class ResolvedState: Sendable {
             let layer = overrides[position]
             return .override(
                 source: layer.name, position: position, origin: layer.snapshot.values[name]?.origin ?? layer.name)
-        case .writable:
-            return .writableSetting(store: sources.writable?.name ?? "")
         case .snapshot(let provider): return .snapshot(source: snapshot(of: provider)?.metadata.source ?? "")
         case .lastGood: return .lastGoodSnapshot(source: lastGood?.source ?? "")
         case .bundled(let index): return .bundledDefaults(source: sources.bundled[index].source)
@@ -135,8 +132,6 @@ final class ResolvedState: Sendable {
     enum Layer: Sendable, Equatable {
         /// The override source at this position.
         case override(Int)
-        /// The value the app wrote to the key (`client.set`).
-        case writable
         /// The active snapshot of this provider.
         case snapshot(Int)
         /// The key's last good value from an earlier snapshot.

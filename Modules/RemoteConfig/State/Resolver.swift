@@ -154,7 +154,6 @@ struct Resolver {
         for (position, layer) in sources.overrides.enumerated() {
             if let won = local(layer, as: .override(position)) { return won }
         }
-        if let writable = sources.writable, let won = local(writable, as: .writable) { return won }
         let fromSnapshots = remote(
             key, slot: slot, remotes: remotes, context: sources.context, previous: previous, stored: stored,
             rejected: &rejected)

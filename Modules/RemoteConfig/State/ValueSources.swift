@@ -4,7 +4,7 @@ import Foundation
 
 /// Every layer one resolution reads, other than each key's own default: what a ``ResolvedState`` was made from.
 ///
-/// In precedence order: the overrides, the values the app wrote to writable keys, the remote
+/// In precedence order: the overrides, the remote
 /// providers' snapshots, and the bundled defaults. Activations change the first three; the
 /// providers' order and the bundled defaults are fixed when the client is built. The one
 /// evaluation context is what every snapshot's targeting rules are evaluated for; a context change
@@ -12,8 +12,6 @@ import Foundation
 struct ValueSources: Sendable {
     /// Override sources, in the order added (the first wins).
     var overrides: [OverrideLayer]
-    /// The values the app wrote with `client.set`, under the overrides; nil when no key is writable in this build.
-    var writable: OverrideLayer?
     /// Each remote provider's active snapshot, by provider (provider 0 is the builder's own fetcher).
     var snapshots: [ConfigSnapshot?]
     /// Each provider's name (its cache name), by provider.

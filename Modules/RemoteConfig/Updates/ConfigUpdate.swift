@@ -11,8 +11,6 @@ public struct ConfigUpdate: Sendable, Hashable {
         case activation
         /// An override source changed (its name).
         case override(source: String)
-        /// The app wrote (or reset) the value of a writable key (its name).
-        case write(key: String)
         /// The evaluation context changed (`setContext` or `updateContext`).
         case context
     }
