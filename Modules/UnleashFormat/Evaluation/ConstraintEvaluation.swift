@@ -69,16 +69,22 @@ extension UnleashConstraint {
     }
 
     /// `IN`, `NOT_IN` and the `STR_` operators; a missing field matches nothing.
+    ///
+    /// `caseInsensitive` applies to the `STR_` operators only: Unleash's engine ignores it on `IN` and `NOT_IN`.
     private func compareTexts(_ text: String?, _ values: [String]) -> Bool {
-        let fold: (String) -> String = caseInsensitive ? { $0.lowercased() } : { $0 }
-        guard let text = text.map(fold) else { return op == .notIn }
-        let folded = values.map(fold)
+        guard let text else { return op == .notIn }
         switch op {
-        case .in: return folded.contains(text)
-        case .notIn: return !folded.contains(text)
-        case .stringStartsWith: return folded.contains { text.hasPrefix($0) }
-        case .stringEndsWith: return folded.contains { text.hasSuffix($0) }
-        case .stringContains: return folded.contains { text.contains($0) }
+        case .in: return values.contains(text)
+        case .notIn: return !values.contains(text)
+        default: break
+        }
+        let fold: (String) -> String = caseInsensitive ? { $0.lowercased() } : { $0 }
+        let folded = values.map(fold)
+        let foldedText = fold(text)
+        switch op {
+        case .stringStartsWith: return folded.contains { foldedText.hasPrefix($0) }
+        case .stringEndsWith: return folded.contains { foldedText.hasSuffix($0) }
+        case .stringContains: return folded.contains { foldedText.contains($0) }
         default: return false
         }
     }

@@ -1,0 +1,30 @@
+import ConfigDomain
+import ConfigPorts
+import Foundation
+import Testing
+
+@testable import UnleashFormat
+
+/// Where the format once answered otherwise than Unleash's engine, Yggdrasil (which most Unleash
+/// SDKs embed). Each expected answer below is what Yggdrasil 0.21.5 (`yggdrasil-engine` 2.0.0 on
+/// PyPI) answers for the same payload and context; `Integration/VendorDifferential` checks the
+/// same on thousands of random cases.
+@Suite("Parity with Unleash's engine")
+struct EngineParityTests {
+    /// A feature with one `default` strategy holding `constraint`, evaluated for `attributes`.
+    static func enabled(_ constraint: String, _ attributes: [String: ConfigValue]) throws -> Bool {
+        try decode(payload([feature("f", strategy: constrained(constraint))])).isEnabled("f", context(attributes))
+    }
+
+    // MARK: Constraints
+
+    @Test("caseInsensitive is ignored on IN and NOT_IN (it applies to the STR_ operators and REGEX only)")
+    func caseInsensitiveIgnoredOnInAndNotIn() throws {
+        let within = #"{"contextName": "region", "operator": "IN", "values": ["africa"], "caseInsensitive": true}"#
+        let outside = #"{"contextName": "region", "operator": "NOT_IN", "values": ["africa"], "caseInsensitive": true}"#
+        #expect(try !Self.enabled(within, ["region": "AFRICA"]))
+        #expect(try Self.enabled(within, ["region": "africa"]))
+        #expect(try Self.enabled(outside, ["region": "AFRICA"]))
+        #expect(try !Self.enabled(outside, ["region": "africa"]))
+    }
+}
