@@ -27,4 +27,22 @@ struct EngineParityTests {
         #expect(try Self.enabled(outside, ["region": "AFRICA"]))
         #expect(try !Self.enabled(outside, ["region": "africa"]))
     }
+
+    @Test("IN, NOT_IN and STR_ values are compared as written: not trimmed, and an empty value is a value")
+    func membershipAndStringValuesAreNotTrimmed() throws {
+        let empty = #"{"contextName": "x", "operator": "IN", "values": [""]}"#
+        #expect(try Self.enabled(empty, ["x": ""]))
+        #expect(try !Self.enabled(empty, [:]))
+        let spaced = #"{"contextName": "x", "operator": "IN", "values": [" a"]}"#
+        #expect(try !Self.enabled(spaced, ["x": "a"]))
+        #expect(try Self.enabled(spaced, ["x": " a"]))
+        let notSpaced = #"{"contextName": "x", "operator": "NOT_IN", "values": [" a"]}"#
+        #expect(try Self.enabled(notSpaced, ["x": "a"]))
+        let contains = #"{"contextName": "v", "operator": "STR_CONTAINS", "values": [" 1.2"]}"#
+        #expect(try !Self.enabled(contains, ["v": "1.2.3-beta.10"]))
+        #expect(try Self.enabled(contains, ["v": "v 1.2.3"]))
+        let startsWithNothing = #"{"contextName": "x", "operator": "STR_STARTS_WITH", "values": [""]}"#
+        #expect(try Self.enabled(startsWithNothing, ["x": "abc"]))
+        #expect(try !Self.enabled(startsWithNothing, [:]))
+    }
 }

@@ -4,7 +4,7 @@ import Foundation
 struct UnleashConstraint: Sendable {
     /// What the operator compares the field with, already parsed.
     enum Operand: Sendable {
-        /// Strings: for `IN`, `NOT_IN` and the `STR_` operators (trimmed, empty ones dropped).
+        /// Strings, as written: for `IN`, `NOT_IN` and the `STR_` operators.
         case texts([String])
         /// A number: for the `NUM_` operators.
         case number(Double)

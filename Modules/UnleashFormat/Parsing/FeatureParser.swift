@@ -176,7 +176,8 @@ struct FeatureParser {
         let operand: UnleashConstraint.Operand
         switch op {
         case .in, .notIn, .stringStartsWith, .stringEndsWith, .stringContains:
-            operand = .texts((values ?? single.map { [$0] } ?? []).map(\.trimmingSpaces).filter { !$0.isEmpty })
+            // As written: Unleash's engine neither trims the values nor drops empty ones.
+            operand = .texts(values ?? single.map { [$0] } ?? [])
         case .numberEqual, .numberGreater, .numberGreaterOrEqual, .numberLess, .numberLessOrEqual:
             guard let single, let number = Double(single.trimmingSpaces), number.isFinite else {
                 throw problem("\(op.rawValue) needs a number in \"value\", found \(quoted(single))", at: path + ".value")
