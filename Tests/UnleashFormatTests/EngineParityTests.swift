@@ -45,4 +45,24 @@ struct EngineParityTests {
         #expect(try Self.enabled(startsWithNothing, ["x": "abc"]))
         #expect(try !Self.enabled(startsWithNothing, [:]))
     }
+
+    // MARK: Variants
+
+    @Test("strategy variants are hashed on the strategy's stickiness parameter, not on the first variant's")
+    func strategyVariantsHashOnStrategyStickiness() throws {
+        let strategy = """
+            {"name": "flexibleRollout", "parameters": {"rollout": "100", "stickiness": "sessionId", "groupId": "grp"},
+             "variants": [{"name": "a", "weight": 1, "stickiness": "userId", "payload": {"type": "string", "value": "A"}},
+                          {"name": "b", "weight": 1, "stickiness": "userId", "payload": {"type": "string", "value": "B"}}]}
+            """
+        let payload = try decode(payload([feature("f", strategy: strategy)]))
+        // Yggdrasil: the same user gets b in session s1 and a in sessions s2 and s3.
+        for (session, expected) in [("s1", "b"), ("s2", "a"), ("s3", "a")] {
+            let asked = context(["userId": "u1", "sessionId": .string(session)])
+            #expect(payload.variant("f", asked) == expected, "session \(session)")
+            #expect(payload.evaluate("f.payload", in: asked).value == .string(expected.uppercased()))
+        }
+        let decision = try #require(payload.decision("f.variant", context(["userId": "u1", "sessionId": "s1"])))
+        #expect(decision.match?.bucket?.attribute == "sessionId")
+    }
 }

@@ -39,7 +39,7 @@ struct UnleashEvaluator: Sendable {
             result.enabled = true
             result.enabledBy = TargetingMatch(ruleID: "no strategies", kind: .rule)
             guard choosingVariant else { return }
-            selectVariant(feature.variants, groupId: feature.name, ruleID: "variants", reader: &reader, into: &result)
+            selectFeatureVariant(feature, reader: &reader, into: &result)
             return
         }
         for strategy in feature.strategies {
@@ -50,11 +50,11 @@ struct UnleashEvaluator: Sendable {
                 result.enabledBy = TargetingMatch(ruleID: strategy.ruleID, kind: bucket == nil ? .rule : .rollout, bucket: bucket)
                 guard choosingVariant else { return }
                 if strategy.variants.isEmpty {
-                    selectVariant(feature.variants, groupId: feature.name, ruleID: "variants", reader: &reader, into: &result)
+                    selectFeatureVariant(feature, reader: &reader, into: &result)
                 } else {
                     selectVariant(
-                        strategy.variants, groupId: strategy.variantGroupId, ruleID: strategy.ruleID + " variants",
-                        reader: &reader, into: &result)
+                        strategy.variants, stickiness: strategy.variantStickiness, groupId: strategy.variantGroupId,
+                        ruleID: strategy.ruleID + " variants", reader: &reader, into: &result)
                 }
                 return
             case .off(let reason):
@@ -207,10 +207,19 @@ struct UnleashEvaluator: Sendable {
 
     // MARK: Variants
 
+    /// Picks one of the feature's own variants: hashed on the first variant's stickiness, in the feature's name.
+    private func selectFeatureVariant(
+        _ feature: UnleashFeature, reader: inout ContextReader, into result: inout FeatureEvaluation
+    ) {
+        selectVariant(
+            feature.variants, stickiness: feature.variants.first?.stickiness ?? "default", groupId: feature.name,
+            ruleID: "variants", reader: &reader, into: &result)
+    }
+
     /// Picks a variant as Unleash does: an override that matches the context wins; otherwise the
-    /// stickiness value's bucket (1 … total weight) falls in one variant's share of the weights.
+    /// `stickiness` value's bucket (1 … total weight) falls in one variant's share of the weights.
     private func selectVariant(
-        _ variants: [UnleashVariant], groupId: String, ruleID: String, reader: inout ContextReader,
+        _ variants: [UnleashVariant], stickiness: String, groupId: String, ruleID: String, reader: inout ContextReader,
         into result: inout FeatureEvaluation
     ) {
         let totalWeight = variants.reduce(0) { $0 + $1.weight }
@@ -225,7 +234,7 @@ struct UnleashEvaluator: Sendable {
                 }
             }
         }
-        let (attribute, id) = variantStickiness(variants[0].stickiness ?? "default", reader: &reader)
+        let (attribute, id) = variantStickiness(stickiness, reader: &reader)
         let bucket =
             id.map { UnleashHash.variantValue(id: $0, groupId: groupId, totalWeight: totalWeight, seed: variantSeed) }
             ?? Int.random(in: 1...totalWeight)

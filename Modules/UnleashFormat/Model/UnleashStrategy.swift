@@ -36,4 +36,6 @@ struct UnleashStrategy: Sendable {
     let variants: [UnleashVariant]
     /// The group id its variants hash with: `parameters.groupId`, else the feature's name.
     let variantGroupId: String
+    /// The stickiness its variants hash on: `parameters.stickiness`, else `default` (each variant's own is ignored).
+    let variantStickiness: String
 }

@@ -66,7 +66,8 @@ struct FeatureParser {
         let groupId = parameters["groupId"].flatMap { $0.isEmpty ? nil : $0 } ?? name
         return UnleashStrategy(
             ruleID: ruleID, path: path, kind: activationKind, constraints: constraints,
-            variants: try parseVariants(members["variants"], at: path + ".variants"), variantGroupId: groupId)
+            variants: try parseVariants(members["variants"], at: path + ".variants"), variantGroupId: groupId,
+            variantStickiness: parameters["stickiness"] ?? "default")
     }
 
     /// The strategy's parameters as text (numbers are written as Unleash writes them).
