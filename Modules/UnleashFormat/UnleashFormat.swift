@@ -94,7 +94,7 @@ public struct UnleashFormat: PayloadFormat {
         }
         let evaluator = UnleashEvaluator(
             features: parsed.features, hostname: usesHostname ? (hostname ?? Self.systemHostname).lowercased() : "",
-            variantSeed: variantSeed)
+            variantSeed: variantSeed, draws: RandomDraws())
 
         var payload = DecodedPayload(values: [:])
         let featureNames = Set(parsed.features.keys).union(parsed.problems.keys)

@@ -65,4 +65,43 @@ struct EngineParityTests {
         let decision = try #require(payload.decision("f.variant", context(["userId": "u1", "sessionId": "s1"])))
         #expect(decision.match?.bucket?.attribute == "sessionId")
     }
+
+    @Test("a random draw is made once per context: a feature's Boolean, variant and payload keys agree")
+    func oneDrawPerContextAcrossAFeaturesKeys() throws {
+        let json = payload([
+            feature(
+                "f",
+                strategy: #"{"name": "flexibleRollout", "parameters": {"rollout": "50", "stickiness": "random"}}"#,
+                extra: """
+                    "variants": [
+                      {"name": "red", "weight": 1, "stickiness": "random", "payload": {"type": "string", "value": "RED"}},
+                      {"name": "green", "weight": 1, "stickiness": "random", "payload": {"type": "string", "value": "GREEN"}},
+                      {"name": "blue", "weight": 1, "stickiness": "random", "payload": {"type": "string", "value": "BLUE"}}]
+                    """),
+            feature("g", strategy: #"{"name": "gradualRolloutRandom", "parameters": {"percentage": "50"}}"#),
+        ])
+        let payload = try decode(json)
+        let payloadOf = ["red": ConfigValue.string("RED"), "green": "GREEN", "blue": "BLUE"]
+        var seen: Set<String> = []
+        var answers: [ConfigValue?] = []
+        for index in 0..<300 {
+            let asked = context(["n": .int(Int64(index))])
+            let enabled = payload.evaluate("f", in: asked).value
+            let variant = payload.evaluate("f.variant", in: asked).value?.stringValue ?? "?"
+            let value = payload.evaluate("f.payload", in: asked).value
+            #expect(enabled == .bool(variant != "disabled"), "context \(index): \(enabled ?? nil), \(variant)")
+            #expect(value == payloadOf[variant], "context \(index): variant \(variant), payload \(value ?? nil)")
+            // The same context draws the same again; gradualRolloutRandom too.
+            #expect(payload.evaluate("f.variant", in: asked).value == .string(variant))
+            let random = payload.evaluate("g", in: asked).value
+            #expect(payload.evaluate("g", in: asked).value == random)
+            seen.insert(variant)
+            answers.append(random)
+        }
+        #expect(seen == ["red", "green", "blue", "disabled"], "every outcome is drawn: \(seen)")
+        // Another decoding of the same bytes draws afresh.
+        let again = try decode(json)
+        let redrawn = (0..<300).map { again.evaluate("g", in: context(["n": .int(Int64($0))])).value }
+        #expect(redrawn != answers)
+    }
 }

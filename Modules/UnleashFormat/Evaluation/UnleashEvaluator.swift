@@ -9,6 +9,8 @@ struct UnleashEvaluator: Sendable {
     let hostname: String
     /// The seed of variant hashing (Unleash's 86028157).
     let variantSeed: UInt32
+    /// The payload's random draws: one per context, whichever of a feature's keys asks.
+    let draws: RandomDraws
 
     /// Evaluates feature `name` for `context`, choosing its variant when `choosingVariant` (which
     /// reads the variant's stickiness field); an unknown feature is disabled.
@@ -42,9 +44,9 @@ struct UnleashEvaluator: Sendable {
             selectFeatureVariant(feature, reader: &reader, into: &result)
             return
         }
-        for strategy in feature.strategies {
+        for (index, strategy) in feature.strategies.enumerated() {
             guard constraintsHold(strategy, of: feature, reader: &reader, into: &result) else { continue }
-            switch activation(of: strategy, reader: &reader) {
+            switch activation(of: strategy, at: index, in: feature, reader: &reader) {
             case .on(let bucket):
                 result.enabled = true
                 result.enabledBy = TargetingMatch(ruleID: strategy.ruleID, kind: bucket == nil ? .rule : .rollout, bucket: bucket)
@@ -54,7 +56,8 @@ struct UnleashEvaluator: Sendable {
                 } else {
                     selectVariant(
                         strategy.variants, stickiness: strategy.variantStickiness, groupId: strategy.variantGroupId,
-                        ruleID: strategy.ruleID + " variants", reader: &reader, into: &result)
+                        ruleID: strategy.ruleID + " variants", draw: .variant(strategy: index), of: feature, reader: &reader,
+                        into: &result)
                 }
                 return
             case .off(let reason):
@@ -136,7 +139,12 @@ struct UnleashEvaluator: Sendable {
         case wrongType(field: String, expected: String, found: ConfigValue.Kind)
     }
 
-    private func activation(of strategy: UnleashStrategy, reader: inout ContextReader) -> Activation {
+    /// Whether strategy `index` of `feature` is on, by its own test (its constraints apart).
+    private func activation(of strategy: UnleashStrategy, at index: Int, in feature: UnleashFeature, reader: inout ContextReader)
+        -> Activation
+    {
+        let context = reader.context
+        let randomBucket = { draws.draw(1...100, feature: feature.name, purpose: .rollout(strategy: index), context: context) }
         switch strategy.kind {
         case .standard:
             return .on(nil)
@@ -151,11 +159,11 @@ struct UnleashEvaluator: Sendable {
         case .gradualRolloutSessionId(let percentage, let groupId):
             return rollout(field: "sessionId", percentage: percentage, groupId: groupId, reader: &reader)
         case .gradualRolloutRandom(let percentage):
-            return randomRollout(percentage: percentage)
+            return randomRollout(percentage: percentage, bucket: randomBucket())
         case .flexibleRollout(let percentage, let stickiness, let groupId):
             switch stickiness {
             case "random":
-                return randomRollout(percentage: percentage)
+                return randomRollout(percentage: percentage, bucket: randomBucket())
             case "default":
                 // The first of userId and sessionId the context has, else a random bucket.
                 for field in ["userId", "sessionId"] {
@@ -163,7 +171,7 @@ struct UnleashEvaluator: Sendable {
                         return rollout(id: id, attribute: field, percentage: percentage, groupId: groupId)
                     }
                 }
-                return randomRollout(percentage: percentage)
+                return randomRollout(percentage: percentage, bucket: randomBucket())
             default:
                 return rollout(field: stickiness, percentage: percentage, groupId: groupId, reader: &reader)
             }
@@ -198,9 +206,8 @@ struct UnleashEvaluator: Sendable {
         return percentage > 0 && Double(bucket) <= percentage ? .on(placement) : .off(.outsideRollout(placement))
     }
 
-    /// On for a random `percentage` percent: a random bucket 1 … 100 at most `percentage`.
-    private func randomRollout(percentage: Double) -> Activation {
-        let bucket = Int.random(in: 1...100)
+    /// On for a random `percentage` percent: a random `bucket` 1 … 100 at most `percentage`.
+    private func randomRollout(percentage: Double, bucket: Int) -> Activation {
         let placement = BucketPlacement(attribute: "random", value: Double(bucket), lower: 1, upper: percentage)
         return Double(bucket) <= percentage ? .on(placement) : .off(.outsideRollout(placement))
     }
@@ -213,14 +220,15 @@ struct UnleashEvaluator: Sendable {
     ) {
         selectVariant(
             feature.variants, stickiness: feature.variants.first?.stickiness ?? "default", groupId: feature.name,
-            ruleID: "variants", reader: &reader, into: &result)
+            ruleID: "variants", draw: .variant(strategy: nil), of: feature, reader: &reader, into: &result)
     }
 
     /// Picks a variant as Unleash does: an override that matches the context wins; otherwise the
     /// `stickiness` value's bucket (1 … total weight) falls in one variant's share of the weights.
+    /// Without a stickiness value, the bucket is the payload's random `draw` for this context.
     private func selectVariant(
-        _ variants: [UnleashVariant], stickiness: String, groupId: String, ruleID: String, reader: inout ContextReader,
-        into result: inout FeatureEvaluation
+        _ variants: [UnleashVariant], stickiness: String, groupId: String, ruleID: String, draw: RandomDraws.Purpose,
+        of feature: UnleashFeature, reader: inout ContextReader, into result: inout FeatureEvaluation
     ) {
         let totalWeight = variants.reduce(0) { $0 + $1.weight }
         guard totalWeight > 0 else { return }
@@ -237,7 +245,7 @@ struct UnleashEvaluator: Sendable {
         let (attribute, id) = variantStickiness(stickiness, reader: &reader)
         let bucket =
             id.map { UnleashHash.variantValue(id: $0, groupId: groupId, totalWeight: totalWeight, seed: variantSeed) }
-            ?? Int.random(in: 1...totalWeight)
+            ?? draws.draw(1...totalWeight, feature: feature.name, purpose: draw, context: reader.context)
         var upper = 0
         for variant in variants where variant.weight > 0 {
             upper += variant.weight
