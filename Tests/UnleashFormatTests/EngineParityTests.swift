@@ -104,4 +104,96 @@ struct EngineParityTests {
         let redrawn = (0..<300).map { again.evaluate("g", in: context(["n": .int(Int64($0))])).value }
         #expect(redrawn != answers)
     }
+
+    // MARK: Decisions where the format followed Unleash's Node SDK (issue 29, item 7)
+
+    @Test("an IPv4-mapped IPv6 address is an IPv6 address: not in 10.0.0.1/32, in ::ffff:10.0.0.0/104")
+    func ipv4MappedAddressIsIPv6() throws {
+        let payload = try decode(
+            payload([
+                feature("v4", strategy: #"{"name": "remoteAddress", "parameters": {"IPs": "10.0.0.1/32"}}"#),
+                feature("mapped", strategy: #"{"name": "remoteAddress", "parameters": {"IPs": "::ffff:10.0.0.0/104"}}"#),
+                feature(
+                    "cidr",
+                    strategy: constrained(#"{"contextName": "remoteAddress", "operator": "IN_CIDR", "values": ["10.0.0.0/8"]}"#)),
+            ]))
+        let mapped = context(["remoteAddress": "::ffff:10.0.0.1"])
+        let plain = context(["remoteAddress": "10.0.0.1"])
+        #expect(!payload.isEnabled("v4", mapped) && payload.isEnabled("mapped", mapped) && !payload.isEnabled("cidr", mapped))
+        #expect(payload.isEnabled("v4", plain) && !payload.isEnabled("mapped", plain) && payload.isEnabled("cidr", plain))
+    }
+
+    @Test(
+        "NUM_ reads the field as Rust reads a number: no spaces, no hexadecimal",
+        arguments: [
+            ("16", "0x10", false), ("16", "16", true), ("42", " 42", false), ("42", "42 ", false), ("42", "4.2e1", true),
+            ("42", "+42", true), ("42", "42.", true), ("42", "42", true), (" 42", "42", true),
+        ])
+    func numbersAsTheEngineReadsThem(constraintValue: String, field: String, expected: Bool) throws {
+        let constraint = #"{"contextName": "x", "operator": "NUM_EQ", "value": "\#(constraintValue)"}"#
+        #expect(try Self.enabled(constraint, ["x": .string(field)]) == expected)
+    }
+
+    @Test("SEMVER_ reads the field untrimmed: \" 1.2.3\" is not a version")
+    func versionsAreNotTrimmed() throws {
+        let constraint = #"{"contextName": "x", "operator": "SEMVER_EQ", "value": "1.2.3"}"#
+        #expect(try Self.enabled(constraint, ["x": "1.2.3"]))
+        #expect(try !Self.enabled(constraint, ["x": " 1.2.3"]))
+        #expect(try !Self.enabled(constraint, ["x": "1.2.3 "]))
+    }
+
+    // MARK: More of the engine's reading, found by the differential test
+
+    @Test("strings compare as UTF-8 bytes, and lower-case as Rust does (a word-final Σ is ς)")
+    func stringsCompareAsBytes() throws {
+        let composed = #"{"contextName": "x", "operator": "IN", "values": ["\u00e9"]}"#
+        let startsWithE = #"{"contextName": "x", "operator": "STR_STARTS_WITH", "values": ["e"]}"#
+        let endsWithFinalSigma = #"{"contextName": "x", "operator": "STR_ENDS_WITH", "values": ["ος"], "caseInsensitive": true}"#
+        let endsWithSigma = #"{"contextName": "x", "operator": "STR_ENDS_WITH", "values": ["οσ"], "caseInsensitive": true}"#
+        let decomposed: ConfigValue = "e\u{301}"
+        #expect(try !Self.enabled(composed, ["x": decomposed]))
+        #expect(try Self.enabled(composed, ["x": "\u{e9}"]))
+        #expect(try Self.enabled(startsWithE, ["x": decomposed]))
+        #expect(try !Self.enabled(startsWithE, ["x": "\u{e9}"]))
+        #expect(try Self.enabled(endsWithFinalSigma, ["x": "ΟΔΟΣ"]))
+        #expect(try !Self.enabled(endsWithSigma, ["x": "ΟΔΟΣ"]))
+        #expect(UnleashText.lowercased("ΣΑΣ Σ") == "σας σ")
+    }
+
+    @Test("IN_CIDR values as the engine reads them: netmasks and +prefixes yes, spaces and leading zeros no")
+    func rangesAsTheEngineReadsThem() throws {
+        let constraint = #"""
+            {"contextName": "remoteAddress", "operator": "IN_CIDR", "values": ["10.0.0.0/255.0.0.0", " 192.168.0.0/16", "172.16.0.0/+12"]}
+            """#
+        for (address, expected) in [
+            ("10.1.2.3", true), ("192.168.1.1", false), ("172.16.5.5", true), ("172.32.0.1", false), ("010.1.2.3", false),
+        ] {
+            #expect(try Self.enabled(constraint, ["remoteAddress": .string(address)]) == expected, "\(address)")
+        }
+    }
+
+    @Test(
+        "a context's date-time as chrono reads it: t or a space, any fraction, offsets without a colon, UTC, spaces",
+        arguments: [
+            ("2024-05-06T08:00:01Z", true), ("2024-05-06 08:00:01Z", true), ("2024-05-06t08:00:01z", true),
+            ("2024-05-06T08:00:01.5Z", true), ("2024-05-06T08:00:01.123456789Z", true), ("2024-05-06T10:00:01+02:00", true),
+            ("2024-05-06T10:00:01+0200", true), ("2024-05-06T10:00:01+02", false), ("2024-05-06T08:00:01", false),
+            ("2024-05-06", false), (" 2024-05-06T08:00:01Z", true), ("2024-05-06T08:00:01Z ", true),
+            ("2024-05-06T08:00:01 UTC", true), ("2024-05-06T08:00:01-00:00", true), ("2024-05-06T08:00:60Z", true),
+            ("2024-5-6T08:00:01Z", true), ("+2024-05-06T08:00:01Z", true), ("2024-05-06T08:00:01,5Z", false),
+            ("2024-05-06T08:00:01.Z", false), ("2024-05-06T24:00:00Z", false), ("2024-05-06T08:00Z", false),
+            ("20240506T080001Z", false), ("2024-05-06T08:00:01+02:00:00", false),
+        ])
+    func datesAsTheEngineReadsThem(time: String, expected: Bool) throws {
+        let constraint = #"{"contextName": "currentTime", "operator": "DATE_AFTER", "value": "2024-05-06T08:00:00.000Z"}"#
+        #expect(try Self.enabled(constraint, ["currentTime": .string(time)]) == expected)
+    }
+
+    @Test("the empty regular expression, as when REGEX has no value, matches every present field")
+    func emptyPatternMatchesEverything() throws {
+        let constraint = #"{"contextName": "x", "operator": "REGEX"}"#
+        #expect(try Self.enabled(constraint, ["x": "anything"]))
+        #expect(try Self.enabled(constraint, ["x": ""]))
+        #expect(try !Self.enabled(constraint, [:]))
+    }
 }

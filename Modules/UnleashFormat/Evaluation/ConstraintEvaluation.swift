@@ -12,8 +12,9 @@ extension UnleashConstraint {
 
     /// Evaluates the constraint, reading its field through `reader`; `now` stands in for a missing `currentTime`.
     ///
-    /// As in Unleash's SDKs, a missing field, or a string that does not convert to the operator's
-    /// type, makes the operator false (so `NOT_IN` true, and an inverted constraint true).
+    /// As in Unleash's engine, a missing field, or a string that does not convert to the operator's
+    /// type, makes the operator false (so `NOT_IN` true, and an inverted constraint true). Strings
+    /// convert as the engine converts them: not trimmed, numbers as Rust writes them.
     func evaluate(_ reader: inout ContextReader, now: Date) -> Outcome {
         let result: Bool
         switch operand {
@@ -31,10 +32,11 @@ extension UnleashConstraint {
             case nil: number = nil
             case .int(let value)?: number = Double(value)
             case .double(let value)?: number = value
-            case .string(let text)?: number = Double(text.trimmingSpaces)
+            case .string(let text)?: number = DecimalNumber.parse(text)
             case let other?: return .wrongType(expected: "a number", found: other.kind)
             }
-            result = number.map { compare($0, target) } ?? false
+            // NUM_EQ holds within Double.ulpOfOne, as in Unleash's engine.
+            result = number.map { op == .numberEqual ? abs($0 - target) < Double.ulpOfOne : compare($0, target) } ?? false
         case .date(let target):
             let date: Date?
             switch reader.value(contextName) {
@@ -47,7 +49,7 @@ extension UnleashConstraint {
             let version: SemanticVersion?
             switch reader.value(contextName) {
             case nil: version = nil
-            case .string(let text)?: version = SemanticVersion(text.trimmingSpaces)
+            case .string(let text)?: version = SemanticVersion(text)
             case let other?: return .wrongType(expected: "a version string", found: other.kind)
             }
             result = version.map { compare($0, target) } ?? false
@@ -64,27 +66,28 @@ extension UnleashConstraint {
                 result = IPRange.address(text).map { address in ranges.contains { $0.contains(address) } } ?? false
             case .unusable(let kind): return .wrongType(expected: "an IP address string", found: kind)
             }
+        case .unmatchable:
+            result = false
         }
         return .value(inverted ? !result : result)
     }
 
-    /// `IN`, `NOT_IN` and the `STR_` operators; a missing field matches nothing.
+    /// `IN`, `NOT_IN` and the `STR_` operators, on UTF-8 bytes; a missing field matches nothing.
     ///
     /// `caseInsensitive` applies to the `STR_` operators only: Unleash's engine ignores it on `IN` and `NOT_IN`.
     private func compareTexts(_ text: String?, _ values: [String]) -> Bool {
         guard let text else { return op == .notIn }
         switch op {
-        case .in: return values.contains(text)
-        case .notIn: return !values.contains(text)
+        case .in: return UnleashText.contains(values, text)
+        case .notIn: return !UnleashText.contains(values, text)
         default: break
         }
-        let fold: (String) -> String = caseInsensitive ? { $0.lowercased() } : { $0 }
-        let folded = values.map(fold)
-        let foldedText = fold(text)
+        let fold: (String) -> String = caseInsensitive ? { UnleashText.lowercased($0) } : { $0 }
+        let folded = fold(text)
         switch op {
-        case .stringStartsWith: return folded.contains { foldedText.hasPrefix($0) }
-        case .stringEndsWith: return folded.contains { foldedText.hasSuffix($0) }
-        case .stringContains: return folded.contains { foldedText.contains($0) }
+        case .stringStartsWith: return values.contains { UnleashText.hasPrefix(folded, fold($0)) }
+        case .stringEndsWith: return values.contains { UnleashText.hasSuffix(folded, fold($0)) }
+        case .stringContains: return values.contains { UnleashText.contains(folded, fold($0)) }
         default: return false
         }
     }

@@ -16,6 +16,9 @@ struct UnleashConstraint: Sendable {
         case pattern(String)
         /// Addresses and ranges (invalid entries dropped): for `IN_CIDR`.
         case ranges([IPRange])
+        /// An operand no field satisfies, as Unleash's engine reads an invalid regular expression: the
+        /// operator is false (so true when inverted). The parser warns about it.
+        case unmatchable
     }
 
     /// The context field read.
@@ -41,6 +44,7 @@ struct UnleashConstraint: Sendable {
         case .version(let version): text += " \(version)"
         case .pattern(let pattern): text += " /\(pattern)/"
         case .ranges(let ranges): text += " [" + ranges.map(\.description).joined(separator: ", ") + "]"
+        case .unmatchable: text += " (an operand nothing matches)"
         }
         return text
     }

@@ -169,43 +169,63 @@ struct FeatureParser {
         guard let op = ConstraintOperator(rawValue: operatorName) else {
             throw RuleProblem(key: name, path: path + ".operator", kind: .unknownOperator(operatorName))
         }
-        let inverted = try flag(members["inverted"], at: path + ".inverted")
+        var inverted = try flag(members["inverted"], at: path + ".inverted")
         let caseInsensitive = try flag(members["caseInsensitive"], at: path + ".caseInsensitive")
         let values = try texts(members["values"], at: path + ".values")
         let single = try text(members["value"], at: path + ".value")
 
         let operand: UnleashConstraint.Operand
         switch op {
-        case .in, .notIn, .stringStartsWith, .stringEndsWith, .stringContains:
-            // As written: Unleash's engine neither trims the values nor drops empty ones.
-            operand = .texts(values ?? single.map { [$0] } ?? [])
+        case .in, .notIn:
+            // As written: Unleash's engine neither trims the values nor drops empty ones, and reads no single "value".
+            operand = .texts(values ?? [])
+        case .stringStartsWith, .stringEndsWith, .stringContains:
+            guard let values, !values.isEmpty else {
+                throw problem("\(op.rawValue) needs at least one string in \"values\"", at: path + ".values")
+            }
+            operand = .texts(values)
         case .numberEqual, .numberGreater, .numberGreaterOrEqual, .numberLess, .numberLessOrEqual:
-            guard let single, let number = Double(single.trimmingSpaces), number.isFinite else {
+            guard let single, let number = DecimalNumber.constraintValue(UnleashText.trimmingBlanks(single)), number.isFinite
+            else {
                 throw problem("\(op.rawValue) needs a number in \"value\", found \(quoted(single))", at: path + ".value")
             }
             operand = .number(number)
         case .dateAfter, .dateBefore:
-            guard let single, let date = UnleashDate.parse(single) else {
+            guard let single, let date = UnleashDate.parseConstraintValue(single) else {
                 throw problem(
-                    "\(op.rawValue) needs an ISO 8601 date-time in \"value\" (2024-05-01T08:00:00Z), found \(quoted(single))",
+                    "\(op.rawValue) needs a date-time in \"value\" (2024-05-01T08:00:00Z, 2024-05-01T08:00:00.000+02:00), found \(quoted(single))",
                     at: path + ".value")
             }
             operand = .date(date)
         case .semverEqual, .semverGreater, .semverGreaterOrEqual, .semverLess, .semverLessOrEqual:
-            guard let single, let version = SemanticVersion(single.trimmingSpaces) else {
+            if let single, single.hasPrefix("v") {
+                // Unleash's engine reads such a constraint as false, inverted or not.
+                warnings.append(
+                    problem(
+                        "\(op.rawValue) \"\(single)\": a version with a leading v never matches in Unleash's engine, inverted or not",
+                        at: path + ".value"))
+                operand = .unmatchable
+                inverted = false
+            } else if let single, let version = SemanticVersion(UnleashText.trimmingBlanks(single)) {
+                operand = .version(version)
+            } else {
                 throw problem(
-                    "\(op.rawValue) needs a semantic version in \"value\" (1.2.3 or 2.0.0-beta.1, no leading v), found \(quoted(single))",
+                    "\(op.rawValue) needs a semantic version in \"value\" (1.2.3 or 2.0.0-beta.1), found \(quoted(single))",
                     at: path + ".value")
             }
-            operand = .version(version)
         case .regex:
-            guard let pattern = single ?? values?.first else {
-                throw problem("REGEX needs a regular expression in \"value\"", at: path + ".value")
+            let pattern = single ?? ""
+            if let why = RegexPattern.problem(in: pattern) {
+                warnings.append(problem(why + "; as in Unleash's engine, the constraint never matches", at: path + ".value"))
+                operand = .unmatchable
+            } else {
+                operand = .pattern(pattern)
             }
-            if let why = RegexPattern.problem(in: pattern) { throw problem(why, at: path + ".value") }
-            operand = .pattern(pattern)
         case .inCIDR:
-            operand = .ranges(ranges(values ?? single.map { [$0] } ?? [], at: path + ".values"))
+            guard let values, !values.isEmpty else {
+                throw problem("IN_CIDR needs at least one IP or CIDR range in \"values\"", at: path + ".values")
+            }
+            operand = .ranges(ranges(values, at: path + ".values"))
         }
         return UnleashConstraint(
             contextName: contextName, op: op, operand: operand, inverted: inverted, caseInsensitive: caseInsensitive,
