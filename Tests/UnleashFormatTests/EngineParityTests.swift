@@ -107,6 +107,55 @@ struct EngineParityTests {
 
     // MARK: Decisions where the format followed Unleash's Node SDK (issue 29, item 7)
 
+    @Test("an empty groupId is a group: hashed as \"\", not replaced by the feature's name")
+    func emptyGroupIdIsAGroup() throws {
+        let flexible = #"{"name": "flexibleRollout", "parameters": {"rollout": "50", "stickiness": "userId", "groupId": ""}}"#
+        let gradual = #"{"name": "gradualRolloutUserId", "parameters": {"percentage": "50", "groupId": ""}}"#
+        let payload = try decode(payload([feature("f", strategy: flexible), feature("g", strategy: gradual)]))
+        // Yggdrasil: u0 … u4 are out, u5 … u7 in, for both.
+        for (index, expected) in [false, false, false, false, false, true, true, true].enumerated() {
+            #expect(payload.isEnabled("f", context([:], key: "u\(index)")) == expected, "u\(index)")
+            #expect(payload.isEnabled("g", context([:], key: "u\(index)")) == expected, "u\(index)")
+        }
+    }
+
+    @Test("gradualRolloutUserId and gradualRolloutSessionId without a groupId are off, and lint() says why")
+    func gradualRolloutWithoutGroupIdIsOff() throws {
+        let payload = try decode(
+            payload([
+                feature("u", strategy: #"{"name": "gradualRolloutUserId", "parameters": {"percentage": "100"}}"#),
+                feature("s", strategy: #"{"name": "gradualRolloutSessionId", "parameters": {"percentage": "100"}}"#),
+            ]))
+        #expect(!payload.isEnabled("u", context(["sessionId": "s1"], key: "u1")))
+        #expect(!payload.isEnabled("s", context(["sessionId": "s1"], key: "u1")))
+        #expect(payload.rules["u"]?.lint().count == 1)
+    }
+
+    @Test("an empty userId is an id: default stickiness hashes it rather than moving on to the sessionId")
+    func emptyUserIdIsAnId() throws {
+        let strategy = #"{"name": "flexibleRollout", "parameters": {"rollout": "50", "stickiness": "default", "groupId": "g"}}"#
+        let variants = """
+            "variants": [{"name": "a", "weight": 1, "stickiness": "default"}, {"name": "b", "weight": 1, "stickiness": "default"},
+                         {"name": "c", "weight": 1, "stickiness": "default"}]
+            """
+        let rollout = try decode(payload([feature("f", strategy: strategy, extra: variants)]))
+        // Yggdrasil: off for the empty user id, whatever the session.
+        for session in ["s0", "s1", "s2", "s3"] {
+            let asked = context(["userId": "", "sessionId": .string(session)])
+            #expect(!rollout.isEnabled("f", asked))
+            let decision = try #require(rollout.decision("f", asked))
+            guard case .outsideRollout(let placement)? = decision.unmatched.last?.reason else {
+                Issue.record("expected outside rollout, got \(decision.unmatched)")
+                continue
+            }
+            #expect(placement.attribute == "userId")
+            #expect(placement.value == Double(UnleashHash.strategyValue(id: "", groupId: "g")))
+        }
+        let always = try decode(payload([feature("f", strategy: "{\"name\": \"default\"}", extra: variants)]))
+        let decision = try #require(always.decision("f.variant", context(["userId": "", "sessionId": "s1"])))
+        #expect(decision.match?.bucket?.attribute == "userId")
+    }
+
     @Test("an IPv4-mapped IPv6 address is an IPv6 address: not in 10.0.0.1/32, in ::ffff:10.0.0.0/104")
     func ipv4MappedAddressIsIPv6() throws {
         let payload = try decode(
@@ -121,6 +170,36 @@ struct EngineParityTests {
         let plain = context(["remoteAddress": "10.0.0.1"])
         #expect(!payload.isEnabled("v4", mapped) && payload.isEnabled("mapped", mapped) && !payload.isEnabled("cidr", mapped))
         #expect(payload.isEnabled("v4", plain) && !payload.isEnabled("mapped", plain) && payload.isEnabled("cidr", plain))
+    }
+
+    @Test("a dependency naming variants holds when the parent has no variant to give; the parent's switch aside")
+    func dependencyOnVariantsOfAParentWithoutVariants() throws {
+        let payload = try decode(
+            payload([
+                #"{"name": "p", "enabled": true, "strategies": []}"#,
+                #"{"name": "c", "enabled": true, "strategies": [], "dependencies": [{"feature": "p", "variants": ["x"]}]}"#,
+                #"{"name": "p2", "enabled": true, "strategies": [], "variants": [{"name": "y", "weight": 1}]}"#,
+                #"{"name": "c2", "enabled": true, "strategies": [], "dependencies": [{"feature": "p2", "variants": ["x"]}]}"#,
+                #"{"name": "p3", "enabled": false, "strategies": [], "variants": [{"name": "x", "weight": 1}]}"#,
+                #"{"name": "c3", "enabled": true, "strategies": [], "dependencies": [{"feature": "p3", "enabled": false, "variants": ["x"]}]}"#,
+                #"{"name": "p4", "enabled": false, "strategies": [], "variants": [{"name": "y", "weight": 1}]}"#,
+                #"{"name": "c4", "enabled": true, "strategies": [], "dependencies": [{"feature": "p4", "enabled": false, "variants": ["x"]}]}"#,
+            ]))
+        // Yggdrasil: c on (p has no variants), c2 off (p2 serves y), c3 on and c4 off (a disabled
+        // parent is checked against the variant it would serve).
+        #expect(payload.isEnabled("c"))
+        #expect(!payload.isEnabled("c2"))
+        #expect(payload.isEnabled("c3"))
+        #expect(!payload.isEnabled("c4"))
+    }
+
+    @Test("default variant stickiness is userId, then sessionId, then a random draw: never remoteAddress")
+    func defaultVariantStickinessSkipsRemoteAddress() throws {
+        let variants = #""variants": [{"name": "a", "weight": 1, "stickiness": "default"}, {"name": "b", "weight": 1}]"#
+        let payload = try decode(payload([feature("f", strategy: "{\"name\": \"default\"}", extra: variants)]))
+        let decision = try #require(payload.decision("f.variant", context(["remoteAddress": "10.0.0.1"])))
+        #expect(decision.match?.bucket?.attribute == "random")
+        #expect(decision.attributesRead == ["userId", "sessionId"])
     }
 
     @Test(
@@ -144,6 +223,25 @@ struct EngineParityTests {
 
     // MARK: More of the engine's reading, found by the differential test
 
+    @Test("a parent's flexibleRollout without a groupId hashes in its dependent's name, as the engine evaluates it")
+    func parentIsEvaluatedUnderItsDependentsName() throws {
+        let payload = try decode(
+            payload([
+                feature(
+                    "parent", strategy: #"{"name": "flexibleRollout", "parameters": {"rollout": "50", "stickiness": "userId"}}"#),
+                #"{"name": "child", "enabled": true, "strategies": [], "dependencies": [{"feature": "parent"}]}"#,
+            ]))
+        for index in 0..<100 {
+            let user = "u\(index)"
+            #expect(
+                payload.isEnabled("parent", context([:], key: user))
+                    == (UnleashHash.strategyValue(id: user, groupId: "parent") <= 50))
+            #expect(
+                payload.isEnabled("child", context([:], key: user))
+                    == (UnleashHash.strategyValue(id: user, groupId: "child") <= 50))
+        }
+    }
+
     @Test("strings compare as UTF-8 bytes, and lower-case as Rust does (a word-final Σ is ς)")
     func stringsCompareAsBytes() throws {
         let composed = #"{"contextName": "x", "operator": "IN", "values": ["\u00e9"]}"#
@@ -158,6 +256,15 @@ struct EngineParityTests {
         #expect(try Self.enabled(endsWithFinalSigma, ["x": "ΟΔΟΣ"]))
         #expect(try !Self.enabled(endsWithSigma, ["x": "ΟΔΟΣ"]))
         #expect(UnleashText.lowercased("ΣΑΣ Σ") == "σας σ")
+    }
+
+    @Test("userIds are split on commas and trimmed of any white space; an empty entry is the empty id")
+    func userIdsAsTheEngineReadsThem() throws {
+        let strategy = #"{"name": "userWithId", "parameters": {"userIds": "a,, b ,\u00a0c\u00a0"}}"#
+        let payload = try decode(payload([feature("f", strategy: strategy)]))
+        for (user, expected) in [("a", true), ("", true), ("b", true), ("c", true), (" b", false)] {
+            #expect(payload.isEnabled("f", context(["userId": .string(user)])) == expected, "\"\(user)\"")
+        }
     }
 
     @Test("IN_CIDR values as the engine reads them: netmasks and +prefixes yes, spaces and leading zeros no")
@@ -189,11 +296,44 @@ struct EngineParityTests {
         #expect(try Self.enabled(constraint, ["currentTime": .string(time)]) == expected)
     }
 
+    @Test("percentages as the engine reads them: gradualRolloutRandom draws 1 … 99 and is on below the percentage")
+    func randomPercentages() throws {
+        let features = ["0", "1", "100", "150"].map { percentage in
+            feature(percentage, strategy: #"{"name": "gradualRolloutRandom", "parameters": {"percentage": "\#(percentage)"}}"#)
+        }
+        let payload = try decode(
+            payload(
+                features + [
+                    feature(
+                        "padded",
+                        strategy:
+                            #"{"name": "flexibleRollout", "parameters": {"rollout": "050", "stickiness": "userId", "groupId": "g"}}"#
+                    )
+                ]))
+        for index in 0..<200 {
+            let asked = context(["n": .int(Int64(index))], key: "u\(index)")
+            #expect(!payload.isEnabled("0", asked) && !payload.isEnabled("1", asked))
+            #expect(payload.isEnabled("100", asked) && payload.isEnabled("150", asked))
+            #expect(payload.isEnabled("padded", asked) == (UnleashHash.strategyValue(id: "u\(index)", groupId: "g") <= 50))
+        }
+    }
+
     @Test("the empty regular expression, as when REGEX has no value, matches every present field")
     func emptyPatternMatchesEverything() throws {
         let constraint = #"{"contextName": "x", "operator": "REGEX"}"#
         #expect(try Self.enabled(constraint, ["x": "anything"]))
         #expect(try Self.enabled(constraint, ["x": ""]))
         #expect(try !Self.enabled(constraint, [:]))
+    }
+
+    @Test("a strategy variant's overrides are ignored (Unleash's schema has none there)")
+    func strategyVariantOverridesAreIgnored() throws {
+        let strategy = """
+            {"name": "default", "variants": [{"name": "a", "weight": 1, "overrides": [{"contextName": "userId", "values": ["u0"]}]},
+                                             {"name": "b", "weight": 1}]}
+            """
+        let payload = try decode(payload([feature("sv", strategy: strategy)]))
+        // Yggdrasil: u0 hashes to b in group "sv".
+        #expect(payload.variant("sv", context([:], key: "u0")) == "b")
     }
 }

@@ -46,8 +46,8 @@ struct ProblemTests {
                 "from 0 to 100"
             ),
             (
-                #"{"name": "bad", "enabled": true, "strategies": [{"name": "gradualRolloutUserId", "parameters": {}}]}"#,
-                "percentage"
+                #"{"name": "bad", "enabled": true, "strategies": [{"name": "gradualRolloutUserId", "parameters": {"percentage": "101", "groupId": "g"}}]}"#,
+                "from 0 to 100"
             ),
             (#"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "parameters": {"x": [1]}}]}"#, "parameter"),
             (#"{"name": "bad", "enabled": true, "strategies": [], "variants": [{"name": "a", "weight": -1}]}"#, "weight"),
@@ -98,6 +98,15 @@ struct ProblemTests {
     @Test(
         "what Unleash's engine reads as never on or never matching is read so here too, with a warning from lint()",
         arguments: [
+            (#"{"name": "gradualRolloutUserId", "parameters": {"percentage": "100"}}"#, "has no groupId", false),
+            (#"{"name": "gradualRolloutSessionId", "parameters": {"percentage": "100"}}"#, "has no groupId", false),
+            (
+                #"{"name": "flexibleRollout", "parameters": {"rollout": "12.5", "stickiness": "userId"}}"#, "not a whole number",
+                false
+            ),
+            (#"{"name": "flexibleRollout", "parameters": {"stickiness": "userId"}}"#, "not a whole number", false),
+            (#"{"name": "gradualRolloutRandom", "parameters": {"percentage": " 50"}}"#, "not a whole number", false),
+            (#"{"name": "remoteAddress", "parameters": {}}"#, "has no IPs", false),
             (constrained(#"{"contextName": "v", "operator": "SEMVER_GT", "value": "v1.0.0"}"#), "leading v", false),
             (
                 constrained(#"{"contextName": "v", "operator": "SEMVER_GT", "value": "v1.0.0", "inverted": true}"#), "leading v",

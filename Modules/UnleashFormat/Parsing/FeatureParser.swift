@@ -2,8 +2,13 @@ import ConfigDomain
 import Foundation
 
 /// Reads one feature of the payload into an ``UnleashFeature``, or throws the first problem that
-/// makes it unusable. Problems that Unleash itself tolerates (an unknown strategy, an invalid IP in
-/// a list) are collected as warnings instead.
+/// makes it unusable.
+///
+/// The line between the two follows Unleash's engine: what it cannot compile at all (it then
+/// turns the whole feature off) rejects the feature; what it reads as never on or never matching
+/// (an unknown strategy, a gradual rollout without a `groupId`, a percentage that is not a whole
+/// number, an invalid IP in a list, an invalid regular expression) is read the same way here and
+/// collected as a warning.
 struct FeatureParser {
     /// The feature's name (the key problems are reported under).
     let name: String
@@ -63,11 +68,11 @@ struct FeatureParser {
             }
             constraints += try parseConstraints(segment["constraints"], at: "segments[id=\(id)].constraints")
         }
-        let groupId = parameters["groupId"].flatMap { $0.isEmpty ? nil : $0 } ?? name
+        // Strategy variants have no overrides in Unleash's schema; the engine ignores any.
         return UnleashStrategy(
             ruleID: ruleID, path: path, kind: activationKind, constraints: constraints,
-            variants: try parseVariants(members["variants"], at: path + ".variants"), variantGroupId: groupId,
-            variantStickiness: parameters["stickiness"] ?? "default")
+            variants: try parseVariants(members["variants"], at: path + ".variants", readingOverrides: false),
+            variantGroupId: parameters["groupId"] ?? name, variantStickiness: parameters["stickiness"] ?? "default")
     }
 
     /// The strategy's parameters as text (numbers are written as Unleash writes them).
@@ -94,28 +99,39 @@ struct FeatureParser {
         case "default":
             return .standard
         case "userWithId":
-            return .userWithId(Set(list(parameters["userIds"])))
-        case "gradualRolloutUserId":
-            return .gradualRolloutUserId(
-                percentage: try percentage(parameters["percentage"], at: path + ".parameters.percentage"),
-                groupId: parameters["groupId"] ?? "")
-        case "gradualRolloutSessionId":
-            return .gradualRolloutSessionId(
-                percentage: try percentage(parameters["percentage"], at: path + ".parameters.percentage"),
-                groupId: parameters["groupId"] ?? "")
+            return .userWithId(parameters["userIds"].map(items) ?? [])
+        case "gradualRolloutUserId", "gradualRolloutSessionId":
+            guard let groupId = parameters["groupId"] else {
+                return off("\(strategyName) has no groupId", at: path + ".parameters")
+            }
+            guard let percentage = try percentage(parameters["percentage"], at: path + ".parameters.percentage") else {
+                return off(
+                    "\(strategyName)'s percentage is \(quoted(parameters["percentage"])), not a whole number",
+                    at: path + ".parameters.percentage")
+            }
+            return strategyName == "gradualRolloutUserId"
+                ? .gradualRolloutUserId(percentage: percentage, groupId: groupId)
+                : .gradualRolloutSessionId(percentage: percentage, groupId: groupId)
         case "gradualRolloutRandom":
-            return .gradualRolloutRandom(
-                percentage: try percentage(parameters["percentage"], at: path + ".parameters.percentage"))
+            guard let percentage = parameters["percentage"].flatMap(Self.wholeNumber) else {
+                return off(
+                    "gradualRolloutRandom's percentage is \(quoted(parameters["percentage"])), not a whole number",
+                    at: path + ".parameters.percentage")
+            }
+            return .gradualRolloutRandom(percentage: percentage)
         case "flexibleRollout":
-            let stickiness = parameters["stickiness"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
-            let groupId = parameters["groupId"].flatMap { $0.isEmpty ? nil : $0 } ?? name
+            guard let rollout = try percentage(parameters["rollout"], at: path + ".parameters.rollout") else {
+                return off(
+                    "flexibleRollout's rollout is \(quoted(parameters["rollout"])), not a whole number",
+                    at: path + ".parameters.rollout")
+            }
             return .flexibleRollout(
-                rollout: try percentage(parameters["rollout"], at: path + ".parameters.rollout"), stickiness: stickiness,
-                groupId: groupId)
+                rollout: rollout, stickiness: parameters["stickiness"] ?? "default", groupId: parameters["groupId"])
         case "remoteAddress":
-            return .remoteAddress(ranges(list(parameters["IPs"]), at: path + ".parameters.IPs"))
+            guard let addresses = parameters["IPs"] else { return off("remoteAddress has no IPs", at: path + ".parameters") }
+            return .remoteAddress(ranges(items(addresses).filter { !$0.isEmpty }, at: path + ".parameters.IPs"))
         case "applicationHostname":
-            return .applicationHostname(Set(list(parameters["hostNames"]).map { $0.lowercased() }))
+            return .applicationHostname(items(parameters["hostNames"] ?? "").map(UnleashText.lowercased))
         default:
             warnings.append(
                 problem(
@@ -125,18 +141,34 @@ struct FeatureParser {
         }
     }
 
-    /// A rollout percentage, 0 … 100.
-    private func percentage(_ text: String?, at path: String) throws(RuleProblem) -> Double {
-        guard let text, let number = Double(text.trimmingSpaces), (0...100).contains(number) else {
-            throw problem(
-                "the percentage must be a number from 0 to 100, found \(text.map { "\"\($0)\"" } ?? "nothing")", at: path)
-        }
-        return number
+    /// A strategy Unleash's engine reads as never on, for `why`; the reason is also a warning.
+    private mutating func off(_ why: String, at path: String) -> UnleashStrategy.Kind {
+        warnings.append(problem(why + ": Unleash's engine never enables it, so it is off here too", at: path))
+        return .off(why)
     }
 
-    /// The items of a comma-separated list, trimmed, without empty ones.
-    private func list(_ text: String?) -> [String] {
-        (text ?? "").split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+    /// A rollout percentage: a whole number from 0 to 100, nil when it is missing or not a whole
+    /// number; a larger number rejects the feature (Unleash's engine cannot compile it either).
+    private func percentage(_ text: String?, at path: String) throws(RuleProblem) -> Int? {
+        guard let number = text.flatMap(Self.wholeNumber) else { return nil }
+        guard number <= 100 else {
+            throw problem("the percentage must be a whole number from 0 to 100, found \(quoted(text))", at: path)
+        }
+        return Int(number)
+    }
+
+    /// A whole number as Unleash's engine reads one: an optional `+`, then ASCII digits only.
+    static func wholeNumber(_ text: String) -> UInt64? {
+        let digits = text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else { return nil }
+        return UInt64(digits)
+    }
+
+    /// The items of a comma-separated list, each trimmed of white space; empty items are kept.
+    private func items(_ text: String) -> [String] {
+        text.unicodeScalars.split(separator: ",", omittingEmptySubsequences: false).map {
+            UnleashText.trimmingWhitespace(String(String.UnicodeScalarView($0)))
+        }
     }
 
     /// The IPs and CIDR ranges of `items`; an invalid one is left out and reported as a warning, as Unleash ignores it.
@@ -234,15 +266,19 @@ struct FeatureParser {
 
     // MARK: Variants and dependencies
 
-    private func parseVariants(_ value: ConfigValue?, at path: String) throws(RuleProblem) -> [UnleashVariant] {
+    private func parseVariants(_ value: ConfigValue?, at path: String, readingOverrides: Bool = true) throws(RuleProblem)
+        -> [UnleashVariant]
+    {
         var variants: [UnleashVariant] = []
         for (index, variant) in try array(value, at: path).enumerated() {
-            variants.append(try parseVariant(variant, at: "\(path)[\(index)]"))
+            variants.append(try parseVariant(variant, at: "\(path)[\(index)]", readingOverrides: readingOverrides))
         }
         return variants
     }
 
-    private func parseVariant(_ value: ConfigValue, at path: String) throws(RuleProblem) -> UnleashVariant {
+    private func parseVariant(_ value: ConfigValue, at path: String, readingOverrides: Bool) throws(RuleProblem)
+        -> UnleashVariant
+    {
         let members = try object(value, at: path)
         let variantName = try string(members["name"], at: path + ".name")
         let weight: Int
@@ -264,7 +300,7 @@ struct FeatureParser {
             payload = try convertPayload(type: type, text: text, at: path + ".payload.value")
         }
         var overrides: [UnleashVariant.Override] = []
-        for (index, override) in try array(members["overrides"], at: path + ".overrides").enumerated() {
+        for (index, override) in try array(readingOverrides ? members["overrides"] : nil, at: path + ".overrides").enumerated() {
             let overridePath = "\(path).overrides[\(index)]"
             let overrideMembers = try object(override, at: overridePath)
             overrides.append(
@@ -287,7 +323,7 @@ struct FeatureParser {
                 throw problem("the json payload is not valid JSON at byte \(error.offset): \(error.reason)", at: path)
             }
         case "number":
-            let trimmed = text.trimmingSpaces
+            let trimmed = UnleashText.trimmingWhitespace(text)
             if let integer = Int64(trimmed) { return .int(integer) }
             if let number = Double(trimmed), number.isFinite { return .double(number) }
             throw problem("the number payload \"\(text)\" is not a number", at: path)

@@ -78,12 +78,3 @@ enum UnleashText {
         return String(scalars[first...last])
     }
 }
-
-extension String {
-    /// The text without leading and trailing spaces, tabs and newlines.
-    var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
-    }
-}
