@@ -18,14 +18,19 @@ extension UnleashConstraint {
     func evaluate(_ reader: inout ContextReader, now: Date) -> Outcome {
         let result: Bool
         switch operand {
-        case .texts(let values):
-            let text: String?
+        case .members(let members):
+            // IN and NOT_IN; a missing field is in no list. Unleash's engine ignores caseInsensitive here.
             switch reader.field(contextName) {
-            case .missing: text = nil
-            case .text(let value): text = value
+            case .missing: result = op == .notIn
+            case .text(let text): result = members.contains(text) == (op == .in)
             case .unusable(let kind): return .wrongType(expected: "a string", found: kind)
             }
-            result = compareTexts(text, values)
+        case .texts(let values):
+            switch reader.field(contextName) {
+            case .missing: result = false
+            case .text(let text): result = compareTexts(text, values)
+            case .unusable(let kind): return .wrongType(expected: "a string", found: kind)
+            }
         case .number(let target):
             let number: Double?
             switch reader.value(contextName) {
@@ -72,22 +77,14 @@ extension UnleashConstraint {
         return .value(inverted ? !result : result)
     }
 
-    /// `IN`, `NOT_IN` and the `STR_` operators, on UTF-8 bytes; a missing field matches nothing.
-    ///
-    /// `caseInsensitive` applies to the `STR_` operators only: Unleash's engine ignores it on `IN` and `NOT_IN`.
-    private func compareTexts(_ text: String?, _ values: [String]) -> Bool {
-        guard let text else { return op == .notIn }
+    /// The `STR_` operators, on UTF-8 bytes; with `caseInsensitive` the field is lower-cased (the
+    /// values already are, by the parser).
+    private func compareTexts(_ text: String, _ values: [String]) -> Bool {
+        let field = caseInsensitive ? UnleashText.lowercased(text) : text
         switch op {
-        case .in: return UnleashText.contains(values, text)
-        case .notIn: return !UnleashText.contains(values, text)
-        default: break
-        }
-        let fold: (String) -> String = caseInsensitive ? { UnleashText.lowercased($0) } : { $0 }
-        let folded = fold(text)
-        switch op {
-        case .stringStartsWith: return values.contains { UnleashText.hasPrefix(folded, fold($0)) }
-        case .stringEndsWith: return values.contains { UnleashText.hasSuffix(folded, fold($0)) }
-        case .stringContains: return values.contains { UnleashText.contains(folded, fold($0)) }
+        case .stringStartsWith: return values.contains { UnleashText.hasPrefix(field, $0) }
+        case .stringEndsWith: return values.contains { UnleashText.hasSuffix(field, $0) }
+        case .stringContains: return values.contains { UnleashText.contains(field, $0) }
         default: return false
         }
     }

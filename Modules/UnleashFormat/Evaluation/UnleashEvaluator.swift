@@ -162,10 +162,6 @@ struct UnleashEvaluator: Sendable {
         of strategy: UnleashStrategy, at index: Int, in feature: UnleashFeature, askedFor asked: String,
         reader: inout ContextReader
     ) -> Activation {
-        let context = reader.context
-        let draw = { (range: ClosedRange<Int>) in
-            draws.draw(range, feature: feature.name, purpose: .rollout(strategy: index), context: context)
-        }
         switch strategy.kind {
         case .standard:
             return .on(nil)
@@ -174,7 +170,7 @@ struct UnleashEvaluator: Sendable {
             case .missing: return .off(.attributeMissing("userId"))
             case .unusable(let kind): return .wrongType(field: "userId", expected: "a string", found: kind)
             case .text(let userId):
-                return UnleashText.contains(userIds, userId) ? .on(nil) : .off(.other("userId not in userIds"))
+                return userIds.contains(userId) ? .on(nil) : .off(.other("userId not in userIds"))
             }
         case .gradualRolloutUserId(let percentage, let groupId):
             return rollout(field: "userId", percentage: percentage, groupId: groupId, reader: &reader)
@@ -182,14 +178,15 @@ struct UnleashEvaluator: Sendable {
             return rollout(field: "sessionId", percentage: percentage, groupId: groupId, reader: &reader)
         case .gradualRolloutRandom(let percentage):
             // Unleash's engine draws 1 … 99 and is on below the percentage: 1% is never on, 100% always.
-            let bucket = draw(1...99)
+            let bucket = draws.draw(1...99, feature: feature.name, purpose: .rollout(strategy: index), context: reader.context)
             let placement = BucketPlacement(attribute: "random", value: Double(bucket), lower: 1, upper: Double(percentage) - 1)
             return UInt64(bucket) < percentage ? .on(placement) : .off(.outsideRollout(placement))
         case .flexibleRollout(let percentage, let stickiness, let groupId):
             let group = groupId ?? asked
             switch stickiness {
             case "random":
-                return randomRollout(percentage: percentage, groupId: group, draw: draw(1...9_999))
+                return randomRollout(
+                    percentage: percentage, groupId: group, strategy: index, of: feature, context: reader.context)
             case "default":
                 // The first of userId and sessionId the context has (even empty), else a random draw.
                 for field in ["userId", "sessionId"] {
@@ -197,7 +194,8 @@ struct UnleashEvaluator: Sendable {
                         return rollout(id: id, attribute: field, percentage: percentage, groupId: group)
                     }
                 }
-                return randomRollout(percentage: percentage, groupId: group, draw: draw(1...9_999))
+                return randomRollout(
+                    percentage: percentage, groupId: group, strategy: index, of: feature, context: reader.context)
             default:
                 return rollout(field: stickiness, percentage: percentage, groupId: group, reader: &reader)
             }
@@ -210,8 +208,7 @@ struct UnleashEvaluator: Sendable {
                 return ranges.contains { $0.contains(address) } ? .on(nil) : .off(.other("remoteAddress not in IPs"))
             }
         case .applicationHostname(let hostNames):
-            return UnleashText.contains(hostNames, hostname)
-                ? .on(nil) : .off(.other("host name \"\(hostname)\" not in hostNames"))
+            return hostNames.contains(hostname) ? .on(nil) : .off(.other("host name \"\(hostname)\" not in hostNames"))
         case .off(let why):
             return .off(.other(why))
         case .unknown(let name):
@@ -236,7 +233,10 @@ struct UnleashEvaluator: Sendable {
     }
 
     /// A rollout on a random id, as Unleash's engine makes one: a number drawn from 1 to 9999, hashed like any id.
-    private func randomRollout(percentage: Int, groupId: String, draw: Int) -> Activation {
+    private func randomRollout(
+        percentage: Int, groupId: String, strategy index: Int, of feature: UnleashFeature, context: EvaluationContext
+    ) -> Activation {
+        let draw = draws.draw(1...9_999, feature: feature.name, purpose: .rollout(strategy: index), context: context)
         let bucket = UnleashHash.strategyValue(id: String(draw), groupId: groupId)
         let placement = BucketPlacement(attribute: "random", value: Double(bucket), lower: 1, upper: Double(percentage))
         return bucket <= percentage ? .on(placement) : .off(.outsideRollout(placement))
@@ -273,7 +273,7 @@ struct UnleashEvaluator: Sendable {
         guard totalWeight > 0 else { return }
         for (index, variant) in variants.enumerated() {
             for override in variant.overrides {
-                if let value = reader.text(override.contextName), UnleashText.contains(override.values, value) {
+                if let value = reader.text(override.contextName), override.values.contains(value) {
                     result.variant = variant
                     result.variantMatch = TargetingMatch(
                         ruleID: "\(ruleID)[\(index)].overrides", kind: .rule, variant: variant.name)

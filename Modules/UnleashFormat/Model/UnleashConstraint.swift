@@ -4,7 +4,9 @@ import Foundation
 struct UnleashConstraint: Sendable {
     /// What the operator compares the field with, already parsed.
     enum Operand: Sendable {
-        /// Strings, as written: for `IN`, `NOT_IN` and the `STR_` operators.
+        /// Strings, as written: for `IN` and `NOT_IN`.
+        case members(ExactTexts)
+        /// Strings, as written (lower-cased when `caseInsensitive`): for the `STR_` operators.
         case texts([String])
         /// A number: for the `NUM_` operators.
         case number(Double)
@@ -38,6 +40,7 @@ struct UnleashConstraint: Sendable {
     var summary: String {
         var text = (inverted ? "NOT " : "") + contextName + " " + op.rawValue
         switch operand {
+        case .members(let members): text += " [" + members.values.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         case .texts(let values): text += " [" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         case .number(let number): text += " \(number)"
         case .date(let date): text += " \(date)"

@@ -7,7 +7,7 @@ struct UnleashStrategy: Sendable {
         /// On for everyone.
         case standard
         /// On for the listed user ids (`userIds`, comma-separated, each trimmed; an empty one is the empty id).
-        case userWithId([String])
+        case userWithId(ExactTexts)
         /// On for `percentage` percent of user ids, hashed with `groupId`.
         case gradualRolloutUserId(percentage: Int, groupId: String)
         /// On for `percentage` percent of session ids, hashed with `groupId`.
@@ -20,7 +20,7 @@ struct UnleashStrategy: Sendable {
         /// On for the listed IPs and CIDR ranges (`IPs`, comma-separated).
         case remoteAddress([IPRange])
         /// On when the host's name is in the list (`hostNames`, comma-separated, any case).
-        case applicationHostname([String])
+        case applicationHostname(ExactTexts)
         /// A built-in strategy that Unleash's engine reads as never on: a gradual rollout without a
         /// `groupId`, or a percentage that is not a whole number. The parser warns why.
         case off(String)

@@ -99,7 +99,7 @@ struct FeatureParser {
         case "default":
             return .standard
         case "userWithId":
-            return .userWithId(parameters["userIds"].map(items) ?? [])
+            return .userWithId(ExactTexts(parameters["userIds"].map(items) ?? []))
         case "gradualRolloutUserId", "gradualRolloutSessionId":
             guard let groupId = parameters["groupId"] else {
                 return off("\(strategyName) has no groupId", at: path + ".parameters")
@@ -131,7 +131,7 @@ struct FeatureParser {
             guard let addresses = parameters["IPs"] else { return off("remoteAddress has no IPs", at: path + ".parameters") }
             return .remoteAddress(ranges(items(addresses).filter { !$0.isEmpty }, at: path + ".parameters.IPs"))
         case "applicationHostname":
-            return .applicationHostname(items(parameters["hostNames"] ?? "").map(UnleashText.lowercased))
+            return .applicationHostname(ExactTexts(items(parameters["hostNames"] ?? "").map(UnleashText.lowercased)))
         default:
             warnings.append(
                 problem(
@@ -210,12 +210,13 @@ struct FeatureParser {
         switch op {
         case .in, .notIn:
             // As written: Unleash's engine neither trims the values nor drops empty ones, and reads no single "value".
-            operand = .texts(values ?? [])
+            operand = .members(ExactTexts(values ?? []))
         case .stringStartsWith, .stringEndsWith, .stringContains:
             guard let values, !values.isEmpty else {
                 throw problem("\(op.rawValue) needs at least one string in \"values\"", at: path + ".values")
             }
-            operand = .texts(values)
+            // With caseInsensitive, the values are lower-cased once, here; the field at each evaluation.
+            operand = .texts(caseInsensitive ? values.map(UnleashText.lowercased) : values)
         case .numberEqual, .numberGreater, .numberGreaterOrEqual, .numberLess, .numberLessOrEqual:
             guard let single, let number = DecimalNumber.constraintValue(UnleashText.trimmingBlanks(single)), number.isFinite
             else {
@@ -306,7 +307,7 @@ struct FeatureParser {
             overrides.append(
                 UnleashVariant.Override(
                     contextName: try string(overrideMembers["contextName"], at: overridePath + ".contextName"),
-                    values: try texts(overrideMembers["values"], at: overridePath + ".values") ?? []))
+                    values: ExactTexts(try texts(overrideMembers["values"], at: overridePath + ".values") ?? [])))
         }
         return UnleashVariant(
             name: variantName, weight: weight, stickiness: stickiness, payload: payload, rawPayload: rawPayload,

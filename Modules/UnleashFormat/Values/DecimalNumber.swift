@@ -11,10 +11,12 @@ enum DecimalNumber {
             sign = first == "-" ? -1 : 1
             rest = rest.dropFirst()
         }
-        switch rest.lowercased() {
-        case "inf", "infinity": return sign * .infinity
-        case "nan": return .nan
-        default: break
+        if let first = rest.first, first.isLetter {
+            switch rest.lowercased() {
+            case "inf", "infinity": return sign * .infinity
+            case "nan": return .nan
+            default: return nil
+            }
         }
         guard isNumber(rest) else { return nil }
         return Double(rest).map { sign * $0 }
