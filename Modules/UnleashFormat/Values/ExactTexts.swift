@@ -23,7 +23,10 @@ struct ExactTexts: Sendable, Equatable {
         static func == (lhs: Member, rhs: Member) -> Bool { UnleashText.equal(lhs.text, rhs.text) }
 
         func hash(into hasher: inout Hasher) {
-            for byte in text.utf8 { hasher.combine(byte) }
+            let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            if hashed == nil {
+                for byte in text.utf8 { hasher.combine(byte) }
+            }
         }
     }
 }

@@ -6,7 +6,7 @@
 enum UnleashText {
     /// Whether `a` and `b` are the same UTF-8 bytes.
     static func equal(_ a: String, _ b: String) -> Bool {
-        a.utf8.elementsEqual(b.utf8)
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 
     /// Whether `list` holds `text`, byte for byte.
@@ -21,7 +21,8 @@ enum UnleashText {
 
     /// Whether `text`'s bytes end with `suffix`'s.
     static func hasSuffix(_ text: String, _ suffix: String) -> Bool {
-        text.utf8.reversed().starts(with: suffix.utf8.reversed())
+        let count = suffix.utf8.count
+        return count <= text.utf8.count && text.utf8.suffix(count).elementsEqual(suffix.utf8)
     }
 
     /// Whether `part`'s bytes occur in `text`'s (the empty string occurs in every string).
