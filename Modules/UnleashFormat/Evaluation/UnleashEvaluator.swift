@@ -116,7 +116,8 @@ struct UnleashEvaluator: Sendable {
     ) -> UnleashVariant? {
         var scratch = FeatureEvaluation()
         let deciding = decidingStrategy(of: parent, askedFor: asked, reader: &reader, into: &scratch)
-        result.problems += scratch.problems
+        // The same strategies may have been evaluated for the parent's switch: report each problem once.
+        result.problems += scratch.problems.filter { !result.problems.contains($0) }
         selectVariant(of: parent, decidedBy: deciding?.0, reader: &reader, into: &scratch)
         return scratch.variant
     }
