@@ -4,7 +4,8 @@ import Foundation
 
 /// Reads Unleash's client features payload (`GET /api/client/features`, format version 2) and
 /// evaluates its strategies, constraints, segments, variants and dependencies on the device, as
-/// Unleash's client specification says.
+/// Unleash's engine (Yggdrasil, which most Unleash SDKs embed) evaluates them; FORMAT.md lists the
+/// few deliberate differences.
 ///
 /// Each feature becomes up to three keys (see `Modules/UnleashFormat/FORMAT.md`):
 ///
@@ -93,8 +94,8 @@ public struct UnleashFormat: PayloadFormat {
             feature.strategies.contains { if case .applicationHostname = $0.kind { true } else { false } }
         }
         let evaluator = UnleashEvaluator(
-            features: parsed.features, hostname: usesHostname ? (hostname ?? Self.systemHostname).lowercased() : "",
-            variantSeed: variantSeed)
+            features: parsed.features, hostname: usesHostname ? UnleashText.lowercased(hostname ?? Self.systemHostname) : "",
+            variantSeed: variantSeed, draws: RandomDraws())
 
         var payload = DecodedPayload(values: [:])
         let featureNames = Set(parsed.features.keys).union(parsed.problems.keys)

@@ -30,7 +30,6 @@ struct ClientSpecificationTests {
         SpecificationFile("13-constraint-operators.json", cases: 46),
         SpecificationFile("14-constraint-semver-operators.json", cases: 36),
         SpecificationFile("15-global-constraints.json", cases: 5),
-        SpecificationFile("16-case-insensitive-in-operators.json", cases: 6),
         SpecificationFile("16-strategy-variants.json", cases: 9),
         SpecificationFile("17-dependent-features.json", cases: 36),
         SpecificationFile("18-utf8-flag-names.json", cases: 2),

@@ -46,8 +46,8 @@ struct ProblemTests {
                 "from 0 to 100"
             ),
             (
-                #"{"name": "bad", "enabled": true, "strategies": [{"name": "gradualRolloutUserId", "parameters": {}}]}"#,
-                "percentage"
+                #"{"name": "bad", "enabled": true, "strategies": [{"name": "gradualRolloutUserId", "parameters": {"percentage": "101", "groupId": "g"}}]}"#,
+                "from 0 to 100"
             ),
             (#"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "parameters": {"x": [1]}}]}"#, "parameter"),
             (#"{"name": "bad", "enabled": true, "strategies": [], "variants": [{"name": "a", "weight": -1}]}"#, "weight"),
@@ -65,23 +65,27 @@ struct ProblemTests {
             ),
             (
                 #"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "currentTime", "operator": "DATE_AFTER", "value": "soon"}]}]}"#,
-                "ISO 8601"
+                "needs a date-time"
             ),
             (
-                #"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "v", "operator": "SEMVER_GT", "value": "v1.0"}]}]}"#,
+                #"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "t", "operator": "DATE_AFTER", "value": "2024-05-01"}]}]}"#,
+                "needs a date-time"
+            ),
+            (
+                #"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "v", "operator": "SEMVER_GT", "value": "1.0"}]}]}"#,
                 "semantic version"
             ),
             (
-                #"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "u", "operator": "REGEX", "value": "(open"}]}]}"#,
-                "does not compile"
+                #"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "n", "operator": "NUM_GT", "value": "0x10"}]}]}"#,
+                "needs a number"
             ),
             (
-                #"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "u", "operator": "REGEX", "value": "^(?=a)b"}]}]}"#,
-                "look-ahead"
+                #"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "e", "operator": "STR_CONTAINS", "values": []}]}]}"#,
+                "at least one"
             ),
             (
-                #"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "u", "operator": "REGEX", "value": "^(a)\\1$"}]}]}"#,
-                "back-reference"
+                #"{"name": "bad", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "ip", "operator": "IN_CIDR"}]}]}"#,
+                "at least one"
             ),
             (#"{"name": "bad", "enabled": true, "strategies": [], "dependencies": [{"enabled": true}]}"#, "expected a string"),
         ])
@@ -89,6 +93,41 @@ struct ProblemTests {
         let problem = try Self.problem(of: feature)
         let why = try #require(Self.unparsableReason(problem), "\(problem.kind)")
         #expect(why.contains(expectedWords), "\(why)")
+    }
+
+    @Test(
+        "what Unleash's engine reads as never on or never matching is read so here too, with a warning from lint()",
+        arguments: [
+            (#"{"name": "gradualRolloutUserId", "parameters": {"percentage": "100"}}"#, "has no groupId", false),
+            (#"{"name": "gradualRolloutSessionId", "parameters": {"percentage": "100"}}"#, "has no groupId", false),
+            (
+                #"{"name": "flexibleRollout", "parameters": {"rollout": "12.5", "stickiness": "userId"}}"#, "not a whole number",
+                false
+            ),
+            (#"{"name": "flexibleRollout", "parameters": {"stickiness": "userId"}}"#, "not a whole number", false),
+            (#"{"name": "gradualRolloutRandom", "parameters": {"percentage": " 50"}}"#, "not a whole number", false),
+            (#"{"name": "remoteAddress", "parameters": {}}"#, "has no IPs", false),
+            (constrained(#"{"contextName": "v", "operator": "SEMVER_GT", "value": "v1.0.0"}"#), "leading v", false),
+            (
+                constrained(#"{"contextName": "v", "operator": "SEMVER_GT", "value": "v1.0.0", "inverted": true}"#), "leading v",
+                false
+            ),
+            (constrained(#"{"contextName": "u", "operator": "REGEX", "value": "(open"}"#), "does not compile", false),
+            (constrained(#"{"contextName": "u", "operator": "REGEX", "value": "^(?=a)b"}"#), "look-ahead", false),
+            (constrained(#"{"contextName": "u", "operator": "REGEX", "value": "^(a)\\1$"}"#), "back-reference", false),
+            (
+                constrained(#"{"contextName": "u", "operator": "REGEX", "value": "(open", "inverted": true}"#),
+                "does not compile", true
+            ),
+        ])
+    func readAsOff(strategy: String, warning: String, enabled: Bool) throws {
+        let payload = try decode(payload([feature("f", strategy: strategy)]))
+        #expect(payload.ruleProblems.isEmpty)
+        let asked = context(["v": "2.0.0", "u": "ab", "remoteAddress": "10.0.0.1"], key: "u1")
+        #expect(payload.isEnabled("f", asked) == enabled)
+        let warnings = payload.rules["f"]?.lint() ?? []
+        #expect(warnings.count == 1)
+        #expect(warnings.first.flatMap(Self.unparsableReason)?.contains(warning) == true, "\(warnings)")
     }
 
     @Test("an unknown operator rejects that feature alone, as a typed unknownOperator problem")

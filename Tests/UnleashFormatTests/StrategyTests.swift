@@ -98,7 +98,8 @@ struct StrategyTests {
         "remoteAddress: IPs and CIDR ranges, IPv4 and IPv6; invalid entries are ignored",
         arguments: [
             ("192.168.0.1", true), ("10.1.2.3", true), ("10.255.0.1", true), ("11.0.0.1", false),
-            ("2001:db8::1", true), ("2001:db8:0:ffff::42", true), ("2001:db9::1", false), ("::ffff:10.0.0.9", true),
+            // An IPv4-mapped address is an IPv6 address, as in Unleash's engine: not in 10.0.0.0/8.
+            ("2001:db8::1", true), ("2001:db8:0:ffff::42", true), ("2001:db9::1", false), ("::ffff:10.0.0.9", false),
             ("fe80::1", true), ("not-an-ip", false),
         ])
     func remoteAddress(address: String, expected: Bool) throws {

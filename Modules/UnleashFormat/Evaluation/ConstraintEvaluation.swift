@@ -12,29 +12,36 @@ extension UnleashConstraint {
 
     /// Evaluates the constraint, reading its field through `reader`; `now` stands in for a missing `currentTime`.
     ///
-    /// As in Unleash's SDKs, a missing field, or a string that does not convert to the operator's
-    /// type, makes the operator false (so `NOT_IN` true, and an inverted constraint true).
+    /// As in Unleash's engine, a missing field, or a string that does not convert to the operator's
+    /// type, makes the operator false (so `NOT_IN` true, and an inverted constraint true). Strings
+    /// convert as the engine converts them: not trimmed, numbers as Rust writes them.
     func evaluate(_ reader: inout ContextReader, now: Date) -> Outcome {
         let result: Bool
         switch operand {
-        case .texts(let values):
-            let text: String?
+        case .members(let members):
+            // IN and NOT_IN; a missing field is in no list. Unleash's engine ignores caseInsensitive here.
             switch reader.field(contextName) {
-            case .missing: text = nil
-            case .text(let value): text = value
+            case .missing: result = op == .notIn
+            case .text(let text): result = members.contains(text) == (op == .in)
             case .unusable(let kind): return .wrongType(expected: "a string", found: kind)
             }
-            result = compareTexts(text, values)
+        case .texts(let values):
+            switch reader.field(contextName) {
+            case .missing: result = false
+            case .text(let text): result = compareTexts(text, values)
+            case .unusable(let kind): return .wrongType(expected: "a string", found: kind)
+            }
         case .number(let target):
             let number: Double?
             switch reader.value(contextName) {
             case nil: number = nil
             case .int(let value)?: number = Double(value)
             case .double(let value)?: number = value
-            case .string(let text)?: number = Double(text.trimmingSpaces)
+            case .string(let text)?: number = DecimalNumber.parse(text)
             case let other?: return .wrongType(expected: "a number", found: other.kind)
             }
-            result = number.map { compare($0, target) } ?? false
+            // NUM_EQ holds within Double.ulpOfOne, as in Unleash's engine.
+            result = number.map { op == .numberEqual ? abs($0 - target) < Double.ulpOfOne : compare($0, target) } ?? false
         case .date(let target):
             let date: Date?
             switch reader.value(contextName) {
@@ -47,7 +54,7 @@ extension UnleashConstraint {
             let version: SemanticVersion?
             switch reader.value(contextName) {
             case nil: version = nil
-            case .string(let text)?: version = SemanticVersion(text.trimmingSpaces)
+            case .string(let text)?: version = SemanticVersion(text)
             case let other?: return .wrongType(expected: "a version string", found: other.kind)
             }
             result = version.map { compare($0, target) } ?? false
@@ -64,21 +71,20 @@ extension UnleashConstraint {
                 result = IPRange.address(text).map { address in ranges.contains { $0.contains(address) } } ?? false
             case .unusable(let kind): return .wrongType(expected: "an IP address string", found: kind)
             }
+        case .unmatchable:
+            result = false
         }
         return .value(inverted ? !result : result)
     }
 
-    /// `IN`, `NOT_IN` and the `STR_` operators; a missing field matches nothing.
-    private func compareTexts(_ text: String?, _ values: [String]) -> Bool {
-        let fold: (String) -> String = caseInsensitive ? { $0.lowercased() } : { $0 }
-        guard let text = text.map(fold) else { return op == .notIn }
-        let folded = values.map(fold)
+    /// The `STR_` operators, on UTF-8 bytes; with `caseInsensitive` the field is lower-cased (the
+    /// values already are, by the parser).
+    private func compareTexts(_ text: String, _ values: [String]) -> Bool {
+        let field = caseInsensitive ? UnleashText.lowercased(text) : text
         switch op {
-        case .in: return folded.contains(text)
-        case .notIn: return !folded.contains(text)
-        case .stringStartsWith: return folded.contains { text.hasPrefix($0) }
-        case .stringEndsWith: return folded.contains { text.hasSuffix($0) }
-        case .stringContains: return folded.contains { text.contains($0) }
+        case .stringStartsWith: return values.contains { UnleashText.hasPrefix(field, $0) }
+        case .stringEndsWith: return values.contains { UnleashText.hasSuffix(field, $0) }
+        case .stringContains: return values.contains { UnleashText.contains(field, $0) }
         default: return false
         }
     }

@@ -59,9 +59,9 @@ struct ContextReader {
         }
     }
 
-    /// Field `name` as text when it is a non-empty string value, else nil (for `default` stickiness).
-    mutating func nonEmptyText(_ name: String) -> String? {
-        if case .text(let text) = field(name), !text.isEmpty { return text }
+    /// Field `name` as text when it has a value, even an empty one, else nil (for stickiness).
+    mutating func text(_ name: String) -> String? {
+        if case .text(let text) = field(name) { return text }
         return nil
     }
 

@@ -4,7 +4,9 @@ import Foundation
 struct UnleashConstraint: Sendable {
     /// What the operator compares the field with, already parsed.
     enum Operand: Sendable {
-        /// Strings: for `IN`, `NOT_IN` and the `STR_` operators (trimmed, empty ones dropped).
+        /// Strings, as written: for `IN` and `NOT_IN`.
+        case members(ExactTexts)
+        /// Strings, as written (lower-cased when `caseInsensitive`): for the `STR_` operators.
         case texts([String])
         /// A number: for the `NUM_` operators.
         case number(Double)
@@ -16,6 +18,9 @@ struct UnleashConstraint: Sendable {
         case pattern(String)
         /// Addresses and ranges (invalid entries dropped): for `IN_CIDR`.
         case ranges([IPRange])
+        /// An operand no field satisfies, as Unleash's engine reads an invalid regular expression: the
+        /// operator is false (so true when inverted). The parser warns about it.
+        case unmatchable
     }
 
     /// The context field read.
@@ -35,12 +40,14 @@ struct UnleashConstraint: Sendable {
     var summary: String {
         var text = (inverted ? "NOT " : "") + contextName + " " + op.rawValue
         switch operand {
+        case .members(let members): text += " [" + members.values.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         case .texts(let values): text += " [" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         case .number(let number): text += " \(number)"
         case .date(let date): text += " \(date)"
         case .version(let version): text += " \(version)"
         case .pattern(let pattern): text += " /\(pattern)/"
         case .ranges(let ranges): text += " [" + ranges.map(\.description).joined(separator: ", ") + "]"
+        case .unmatchable: text += " (an operand nothing matches)"
         }
         return text
     }

@@ -6,8 +6,8 @@ struct UnleashVariant: Sendable, Equatable {
     struct Override: Sendable, Equatable {
         /// The context field read.
         let contextName: String
-        /// The values that select this variant.
-        let values: [String]
+        /// The values that select this variant, compared byte for byte.
+        let values: ExactTexts
     }
 
     /// The variant's name, served as the feature's `.variant` key.

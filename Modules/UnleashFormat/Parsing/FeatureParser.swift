@@ -2,8 +2,13 @@ import ConfigDomain
 import Foundation
 
 /// Reads one feature of the payload into an ``UnleashFeature``, or throws the first problem that
-/// makes it unusable. Problems that Unleash itself tolerates (an unknown strategy, an invalid IP in
-/// a list) are collected as warnings instead.
+/// makes it unusable.
+///
+/// The line between the two follows Unleash's engine: what it cannot compile at all (it then
+/// turns the whole feature off) rejects the feature; what it reads as never on or never matching
+/// (an unknown strategy, a gradual rollout without a `groupId`, a percentage that is not a whole
+/// number, an invalid IP in a list, an invalid regular expression) is read the same way here and
+/// collected as a warning.
 struct FeatureParser {
     /// The feature's name (the key problems are reported under).
     let name: String
@@ -63,10 +68,11 @@ struct FeatureParser {
             }
             constraints += try parseConstraints(segment["constraints"], at: "segments[id=\(id)].constraints")
         }
-        let groupId = parameters["groupId"].flatMap { $0.isEmpty ? nil : $0 } ?? name
+        // Strategy variants have no overrides in Unleash's schema; the engine ignores any.
         return UnleashStrategy(
             ruleID: ruleID, path: path, kind: activationKind, constraints: constraints,
-            variants: try parseVariants(members["variants"], at: path + ".variants"), variantGroupId: groupId)
+            variants: try parseVariants(members["variants"], at: path + ".variants", readingOverrides: false),
+            variantGroupId: parameters["groupId"] ?? name, variantStickiness: parameters["stickiness"] ?? "default")
     }
 
     /// The strategy's parameters as text (numbers are written as Unleash writes them).
@@ -93,28 +99,39 @@ struct FeatureParser {
         case "default":
             return .standard
         case "userWithId":
-            return .userWithId(Set(list(parameters["userIds"])))
-        case "gradualRolloutUserId":
-            return .gradualRolloutUserId(
-                percentage: try percentage(parameters["percentage"], at: path + ".parameters.percentage"),
-                groupId: parameters["groupId"] ?? "")
-        case "gradualRolloutSessionId":
-            return .gradualRolloutSessionId(
-                percentage: try percentage(parameters["percentage"], at: path + ".parameters.percentage"),
-                groupId: parameters["groupId"] ?? "")
+            return .userWithId(ExactTexts(parameters["userIds"].map(items) ?? []))
+        case "gradualRolloutUserId", "gradualRolloutSessionId":
+            guard let groupId = parameters["groupId"] else {
+                return off("\(strategyName) has no groupId", at: path + ".parameters")
+            }
+            guard let percentage = try percentage(parameters["percentage"], at: path + ".parameters.percentage") else {
+                return off(
+                    "\(strategyName)'s percentage is \(quoted(parameters["percentage"])), not a whole number",
+                    at: path + ".parameters.percentage")
+            }
+            return strategyName == "gradualRolloutUserId"
+                ? .gradualRolloutUserId(percentage: percentage, groupId: groupId)
+                : .gradualRolloutSessionId(percentage: percentage, groupId: groupId)
         case "gradualRolloutRandom":
-            return .gradualRolloutRandom(
-                percentage: try percentage(parameters["percentage"], at: path + ".parameters.percentage"))
+            guard let percentage = parameters["percentage"].flatMap(Self.wholeNumber) else {
+                return off(
+                    "gradualRolloutRandom's percentage is \(quoted(parameters["percentage"])), not a whole number",
+                    at: path + ".parameters.percentage")
+            }
+            return .gradualRolloutRandom(percentage: percentage)
         case "flexibleRollout":
-            let stickiness = parameters["stickiness"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
-            let groupId = parameters["groupId"].flatMap { $0.isEmpty ? nil : $0 } ?? name
+            guard let rollout = try percentage(parameters["rollout"], at: path + ".parameters.rollout") else {
+                return off(
+                    "flexibleRollout's rollout is \(quoted(parameters["rollout"])), not a whole number",
+                    at: path + ".parameters.rollout")
+            }
             return .flexibleRollout(
-                rollout: try percentage(parameters["rollout"], at: path + ".parameters.rollout"), stickiness: stickiness,
-                groupId: groupId)
+                rollout: rollout, stickiness: parameters["stickiness"] ?? "default", groupId: parameters["groupId"])
         case "remoteAddress":
-            return .remoteAddress(ranges(list(parameters["IPs"]), at: path + ".parameters.IPs"))
+            guard let addresses = parameters["IPs"] else { return off("remoteAddress has no IPs", at: path + ".parameters") }
+            return .remoteAddress(ranges(items(addresses).filter { !$0.isEmpty }, at: path + ".parameters.IPs"))
         case "applicationHostname":
-            return .applicationHostname(Set(list(parameters["hostNames"]).map { $0.lowercased() }))
+            return .applicationHostname(ExactTexts(items(parameters["hostNames"] ?? "").map(UnleashText.lowercased)))
         default:
             warnings.append(
                 problem(
@@ -124,18 +141,34 @@ struct FeatureParser {
         }
     }
 
-    /// A rollout percentage, 0 … 100.
-    private func percentage(_ text: String?, at path: String) throws(RuleProblem) -> Double {
-        guard let text, let number = Double(text.trimmingSpaces), (0...100).contains(number) else {
-            throw problem(
-                "the percentage must be a number from 0 to 100, found \(text.map { "\"\($0)\"" } ?? "nothing")", at: path)
-        }
-        return number
+    /// A strategy Unleash's engine reads as never on, for `why`; the reason is also a warning.
+    private mutating func off(_ why: String, at path: String) -> UnleashStrategy.Kind {
+        warnings.append(problem(why + ": Unleash's engine never enables it, so it is off here too", at: path))
+        return .off(why)
     }
 
-    /// The items of a comma-separated list, trimmed, without empty ones.
-    private func list(_ text: String?) -> [String] {
-        (text ?? "").split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+    /// A rollout percentage: a whole number from 0 to 100, nil when it is missing or not a whole
+    /// number; a larger number rejects the feature (Unleash's engine cannot compile it either).
+    private func percentage(_ text: String?, at path: String) throws(RuleProblem) -> Int? {
+        guard let number = text.flatMap(Self.wholeNumber) else { return nil }
+        guard number <= 100 else {
+            throw problem("the percentage must be a whole number from 0 to 100, found \(quoted(text))", at: path)
+        }
+        return Int(number)
+    }
+
+    /// A whole number as Unleash's engine reads one: an optional `+`, then ASCII digits only.
+    static func wholeNumber(_ text: String) -> UInt64? {
+        let digits = text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else { return nil }
+        return UInt64(digits)
+    }
+
+    /// The items of a comma-separated list, each trimmed of white space; empty items are kept.
+    private func items(_ text: String) -> [String] {
+        text.unicodeScalars.split(separator: ",", omittingEmptySubsequences: false).map {
+            UnleashText.trimmingWhitespace(String(String.UnicodeScalarView($0)))
+        }
     }
 
     /// The IPs and CIDR ranges of `items`; an invalid one is left out and reported as a warning, as Unleash ignores it.
@@ -168,42 +201,64 @@ struct FeatureParser {
         guard let op = ConstraintOperator(rawValue: operatorName) else {
             throw RuleProblem(key: name, path: path + ".operator", kind: .unknownOperator(operatorName))
         }
-        let inverted = try flag(members["inverted"], at: path + ".inverted")
+        var inverted = try flag(members["inverted"], at: path + ".inverted")
         let caseInsensitive = try flag(members["caseInsensitive"], at: path + ".caseInsensitive")
         let values = try texts(members["values"], at: path + ".values")
         let single = try text(members["value"], at: path + ".value")
 
         let operand: UnleashConstraint.Operand
         switch op {
-        case .in, .notIn, .stringStartsWith, .stringEndsWith, .stringContains:
-            operand = .texts((values ?? single.map { [$0] } ?? []).map(\.trimmingSpaces).filter { !$0.isEmpty })
+        case .in, .notIn:
+            // As written: Unleash's engine neither trims the values nor drops empty ones, and reads no single "value".
+            operand = .members(ExactTexts(values ?? []))
+        case .stringStartsWith, .stringEndsWith, .stringContains:
+            guard let values, !values.isEmpty else {
+                throw problem("\(op.rawValue) needs at least one string in \"values\"", at: path + ".values")
+            }
+            // With caseInsensitive, the values are lower-cased once, here; the field at each evaluation.
+            operand = .texts(caseInsensitive ? values.map(UnleashText.lowercased) : values)
         case .numberEqual, .numberGreater, .numberGreaterOrEqual, .numberLess, .numberLessOrEqual:
-            guard let single, let number = Double(single.trimmingSpaces), number.isFinite else {
+            guard let single, let number = DecimalNumber.constraintValue(UnleashText.trimmingBlanks(single)), number.isFinite
+            else {
                 throw problem("\(op.rawValue) needs a number in \"value\", found \(quoted(single))", at: path + ".value")
             }
             operand = .number(number)
         case .dateAfter, .dateBefore:
-            guard let single, let date = UnleashDate.parse(single) else {
+            guard let single, let date = UnleashDate.parseConstraintValue(single) else {
                 throw problem(
-                    "\(op.rawValue) needs an ISO 8601 date-time in \"value\" (2024-05-01T08:00:00Z), found \(quoted(single))",
+                    "\(op.rawValue) needs a date-time in \"value\" (2024-05-01T08:00:00Z, 2024-05-01T08:00:00.000+02:00), found \(quoted(single))",
                     at: path + ".value")
             }
             operand = .date(date)
         case .semverEqual, .semverGreater, .semverGreaterOrEqual, .semverLess, .semverLessOrEqual:
-            guard let single, let version = SemanticVersion(single.trimmingSpaces) else {
+            if let single, single.hasPrefix("v") {
+                // Unleash's engine reads such a constraint as false, inverted or not.
+                warnings.append(
+                    problem(
+                        "\(op.rawValue) \"\(single)\": a version with a leading v never matches in Unleash's engine, inverted or not",
+                        at: path + ".value"))
+                operand = .unmatchable
+                inverted = false
+            } else if let single, let version = SemanticVersion(UnleashText.trimmingBlanks(single)) {
+                operand = .version(version)
+            } else {
                 throw problem(
-                    "\(op.rawValue) needs a semantic version in \"value\" (1.2.3 or 2.0.0-beta.1, no leading v), found \(quoted(single))",
+                    "\(op.rawValue) needs a semantic version in \"value\" (1.2.3 or 2.0.0-beta.1), found \(quoted(single))",
                     at: path + ".value")
             }
-            operand = .version(version)
         case .regex:
-            guard let pattern = single ?? values?.first else {
-                throw problem("REGEX needs a regular expression in \"value\"", at: path + ".value")
+            let pattern = single ?? ""
+            if let why = RegexPattern.problem(in: pattern) {
+                warnings.append(problem(why + "; as in Unleash's engine, the constraint never matches", at: path + ".value"))
+                operand = .unmatchable
+            } else {
+                operand = .pattern(pattern)
             }
-            if let why = RegexPattern.problem(in: pattern) { throw problem(why, at: path + ".value") }
-            operand = .pattern(pattern)
         case .inCIDR:
-            operand = .ranges(ranges(values ?? single.map { [$0] } ?? [], at: path + ".values"))
+            guard let values, !values.isEmpty else {
+                throw problem("IN_CIDR needs at least one IP or CIDR range in \"values\"", at: path + ".values")
+            }
+            operand = .ranges(ranges(values, at: path + ".values"))
         }
         return UnleashConstraint(
             contextName: contextName, op: op, operand: operand, inverted: inverted, caseInsensitive: caseInsensitive,
@@ -212,15 +267,19 @@ struct FeatureParser {
 
     // MARK: Variants and dependencies
 
-    private func parseVariants(_ value: ConfigValue?, at path: String) throws(RuleProblem) -> [UnleashVariant] {
+    private func parseVariants(_ value: ConfigValue?, at path: String, readingOverrides: Bool = true) throws(RuleProblem)
+        -> [UnleashVariant]
+    {
         var variants: [UnleashVariant] = []
         for (index, variant) in try array(value, at: path).enumerated() {
-            variants.append(try parseVariant(variant, at: "\(path)[\(index)]"))
+            variants.append(try parseVariant(variant, at: "\(path)[\(index)]", readingOverrides: readingOverrides))
         }
         return variants
     }
 
-    private func parseVariant(_ value: ConfigValue, at path: String) throws(RuleProblem) -> UnleashVariant {
+    private func parseVariant(_ value: ConfigValue, at path: String, readingOverrides: Bool) throws(RuleProblem)
+        -> UnleashVariant
+    {
         let members = try object(value, at: path)
         let variantName = try string(members["name"], at: path + ".name")
         let weight: Int
@@ -242,13 +301,13 @@ struct FeatureParser {
             payload = try convertPayload(type: type, text: text, at: path + ".payload.value")
         }
         var overrides: [UnleashVariant.Override] = []
-        for (index, override) in try array(members["overrides"], at: path + ".overrides").enumerated() {
+        for (index, override) in try array(readingOverrides ? members["overrides"] : nil, at: path + ".overrides").enumerated() {
             let overridePath = "\(path).overrides[\(index)]"
             let overrideMembers = try object(override, at: overridePath)
             overrides.append(
                 UnleashVariant.Override(
                     contextName: try string(overrideMembers["contextName"], at: overridePath + ".contextName"),
-                    values: try texts(overrideMembers["values"], at: overridePath + ".values") ?? []))
+                    values: ExactTexts(try texts(overrideMembers["values"], at: overridePath + ".values") ?? [])))
         }
         return UnleashVariant(
             name: variantName, weight: weight, stickiness: stickiness, payload: payload, rawPayload: rawPayload,
@@ -265,7 +324,7 @@ struct FeatureParser {
                 throw problem("the json payload is not valid JSON at byte \(error.offset): \(error.reason)", at: path)
             }
         case "number":
-            let trimmed = text.trimmingSpaces
+            let trimmed = UnleashText.trimmingWhitespace(text)
             if let integer = Int64(trimmed) { return .int(integer) }
             if let number = Double(trimmed), number.isFinite { return .double(number) }
             throw problem("the number payload \"\(text)\" is not a number", at: path)

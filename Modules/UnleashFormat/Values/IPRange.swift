@@ -1,8 +1,10 @@
 /// An IPv4 or IPv6 address with a prefix length: `10.0.0.0/8`, `2001:db8::/32`, or one address.
 ///
-/// Parsed by hand (dotted quads; hexadecimal groups with `::` and an optional dotted-quad tail)
-/// so that it behaves the same on every platform. An IPv4-mapped IPv6 address (`::ffff:1.2.3.4`)
-/// is treated as its IPv4 address.
+/// Parsed by hand, so that it behaves the same on every platform, and as Unleash's engine parses
+/// (Rust's `IpAddr` and the `ipnetwork` crate): dotted quads without leading zeros; hexadecimal
+/// groups with one `::` and an optional dotted-quad tail; a prefix length, or for IPv4 a netmask
+/// (`10.0.0.0/255.0.0.0`); no surrounding spaces. An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`)
+/// is an IPv6 address: it lies in IPv6 ranges such as `::ffff:10.0.0.0/104`, not in `10.0.0.0/8`.
 struct IPRange: Sendable, Equatable, CustomStringConvertible {
     /// The address bytes: 4 for IPv4, 16 for IPv6.
     let bytes: [UInt8]
@@ -13,18 +15,16 @@ struct IPRange: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `address` or `address/prefix`; nil when it is neither.
     init?(_ text: String) {
-        let trimmed = text.trimmingSpaces
-        let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let bytes = IPRange.address(String(parts[0])) else { return nil }
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let bytes = IPRange.address(String(parts[0])) else { return nil }
         var prefixLength = bytes.count * 8
         if parts.count == 2 {
-            guard let length = Int(parts[1]), parts[1].allSatisfy(\.isASCIIDigit), (0...bytes.count * 8).contains(length)
-            else { return nil }
+            guard let length = IPRange.prefixLength(parts[1], of: bytes.count) else { return nil }
             prefixLength = length
         }
         self.bytes = bytes
         self.prefixLength = prefixLength
-        self.description = trimmed
+        self.description = text
     }
 
     /// Whether `address` (an address without a prefix) lies in this range.
@@ -40,22 +40,33 @@ struct IPRange: Sendable, Equatable, CustomStringConvertible {
         return true
     }
 
-    /// The bytes of an IPv4 or IPv6 address written as text (an IPv4-mapped IPv6 address as its 4 IPv4 bytes).
+    /// The bytes of an IPv4 (4) or IPv6 (16) address written as text.
     static func address(_ text: String) -> [UInt8]? {
-        let text = text.trimmingSpaces
-        if !text.contains(":") { return ipv4(Substring(text)) }
-        guard let bytes = ipv6(text) else { return nil }
-        let mappedPrefix: [UInt8] = Array(repeating: 0, count: 10) + [0xFF, 0xFF]
-        return Array(bytes.prefix(12)) == mappedPrefix ? Array(bytes.suffix(4)) : bytes
+        text.contains(":") ? ipv6(text) : ipv4(Substring(text))
     }
 
-    /// Four decimal numbers 0 … 255 separated by dots.
+    /// A prefix length up to the address's bits: a number (`8`, `08`, `+8`), or for IPv4 a netmask.
+    private static func prefixLength(_ text: Substring, of byteCount: Int) -> Int? {
+        if byteCount == 4, let mask = ipv4(text) {
+            let bits = mask.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            let length = (~bits).leadingZeroBitCount
+            return length == 32 || bits << length == 0 ? length : nil
+        }
+        let digits = text.first == "+" ? text.dropFirst() : text
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let length = UInt8(digits), Int(length) <= byteCount * 8
+        else { return nil }
+        return Int(length)
+    }
+
+    /// Four decimal numbers 0 … 255 without leading zeros, separated by dots.
     private static func ipv4(_ text: Substring) -> [UInt8]? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4 else { return nil }
         var bytes: [UInt8] = []
         for part in parts {
-            guard (1...3).contains(part.count), part.allSatisfy(\.isASCIIDigit), let value = UInt8(part) else { return nil }
+            guard (1...3).contains(part.count), part.allSatisfy(\.isASCIIDigit), part == "0" || part.first != "0",
+                let value = UInt8(part)
+            else { return nil }
             bytes.append(value)
         }
         return bytes
@@ -86,18 +97,11 @@ struct IPRange: Sendable, Equatable, CustomStringConvertible {
                 bytes += quad
                 continue
             }
-            guard (1...4).contains(part.count), let value = UInt16(part, radix: 16) else { return nil }
+            guard (1...4).contains(part.count), part.allSatisfy(\.isHexDigit), let value = UInt16(part, radix: 16) else {
+                return nil
+            }
             bytes += [UInt8(value >> 8), UInt8(value & 0xFF)]
         }
         return bytes
-    }
-}
-
-extension String {
-    /// The text without leading and trailing spaces, tabs and newlines.
-    var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

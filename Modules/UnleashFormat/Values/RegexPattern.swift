@@ -3,8 +3,9 @@ import Foundation
 /// Checks a `REGEX` constraint's pattern: Unleash uses RE2 syntax, so look-around, back-references
 /// and atomic groups (which this platform's engine would accept) are refused like a syntax error.
 enum RegexPattern {
-    /// Why `pattern` cannot be used, or nil when it can.
+    /// Why `pattern` cannot be used, or nil when it can (the empty pattern can: it matches every string).
     static func problem(in pattern: String) -> String? {
+        if pattern.isEmpty { return nil }
         if let construct = unsupportedConstruct(in: pattern) {
             return "the regular expression /\(pattern)/ uses \(construct), which Unleash's RE2 syntax does not support"
         }
@@ -18,6 +19,7 @@ enum RegexPattern {
 
     /// Whether `text` contains a match of `pattern` anywhere (as RE2's partial match does).
     static func matches(_ text: String, pattern: String, caseInsensitive: Bool) -> Bool {
+        if pattern.isEmpty { return true }
         let options: String.CompareOptions = caseInsensitive ? [.regularExpression, .caseInsensitive] : .regularExpression
         return text.range(of: pattern, options: options) != nil
     }

@@ -1,26 +1,30 @@
 /// A strict Semantic Versioning 2.0.0 version, compared as the specification says.
 ///
-/// `1.2.3`, `2.0.0-alpha.1` and `1.2.2+build.5` parse; `v2.0.0`, `1.2`, `01.2.3` do not (Unleash
-/// treats a version with a leading `v` as invalid). Build metadata is kept but ignored when comparing.
+/// `1.2.3`, `2.0.0-alpha.1` and `1.2.2+build.5` parse; `v2.0.0`, `1.2`, `01.2.3`, `1.2.3-01` and
+/// `" 1.2.3"` do not, as in Rust's `semver` crate, which Unleash's engine uses. Numbers may be as
+/// large as `UInt64` allows, numeric pre-release identifiers any length. Build metadata is kept but
+/// ignored when comparing.
 struct SemanticVersion: Sendable, Comparable, CustomStringConvertible {
     /// One dot-separated pre-release identifier: numeric ones sort before alphanumeric ones.
     enum Identifier: Sendable, Comparable {
-        case numeric(Int)
+        /// Digits without a leading zero, compared as a number of any size.
+        case numeric(String)
         case alphanumeric(String)
 
         static func < (lhs: Identifier, rhs: Identifier) -> Bool {
             switch (lhs, rhs) {
-            case (.numeric(let a), .numeric(let b)): a < b
-            case (.alphanumeric(let a), .alphanumeric(let b)): Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+            case (.numeric(let a), .numeric(let b)):
+                a.utf8.count == b.utf8.count ? a.utf8.lexicographicallyPrecedes(b.utf8) : a.utf8.count < b.utf8.count
+            case (.alphanumeric(let a), .alphanumeric(let b)): a.utf8.lexicographicallyPrecedes(b.utf8)
             case (.numeric, .alphanumeric): true
             case (.alphanumeric, .numeric): false
             }
         }
     }
 
-    let major: Int
-    let minor: Int
-    let patch: Int
+    let major: UInt64
+    let minor: UInt64
+    let patch: UInt64
     let preRelease: [Identifier]
     let text: String
 
@@ -37,8 +41,8 @@ struct SemanticVersion: Sendable, Comparable, CustomStringConvertible {
             for part in rest[rest.index(after: dash)...].split(separator: ".", omittingEmptySubsequences: false) {
                 guard Self.isIdentifier(part) else { return nil }
                 if part.allSatisfy(\.isASCIIDigit) {
-                    guard let number = Self.number(part) else { return nil }
-                    preRelease.append(.numeric(number))
+                    guard part == "0" || part.first != "0" else { return nil }
+                    preRelease.append(.numeric(String(part)))
                 } else {
                     preRelease.append(.alphanumeric(String(part)))
                 }
@@ -56,10 +60,10 @@ struct SemanticVersion: Sendable, Comparable, CustomStringConvertible {
         self.text = text
     }
 
-    /// A number without leading zeros that fits in an `Int`.
-    private static func number(_ part: Substring) -> Int? {
+    /// A number without leading zeros that fits in a `UInt64`.
+    private static func number(_ part: Substring) -> UInt64? {
         guard !part.isEmpty, part.allSatisfy(\.isASCIIDigit), part == "0" || part.first != "0" else { return nil }
-        return Int(part)
+        return UInt64(part)
     }
 
     /// A non-empty run of ASCII letters, digits and hyphens.
