@@ -6,7 +6,7 @@ WERROR := -Xswiftc -warnings-as-errors
 # Tests run in parallel. Almost all are Swift Testing; the example adapter also shows its contract run from XCTest.
 TEST_FLAGS :=
 
-.PHONY: all build test test-unit test-integration test-tsan test-differential-long demo bench bench-probe bench-check bench-baseline docs format lint clean
+.PHONY: all build test test-unit test-integration test-tsan test-differential-long demo bench bench-probe bench-app bench-check bench-baseline docs format lint clean
 
 all: build
 
@@ -56,6 +56,14 @@ bench-probe:
 ## Runs every benchmark and prints the table.
 bench: bench-probe
 	$(BENCH) $(BENCH_TARGET) --no-progress
+
+## Reads as an app pays them: an app package made in .build-app/ from Integration/Benchmarks/App, which
+## depends on this checkout by path and reads `static let` keys declared in a module of its own.
+bench-app:
+	rm -rf .build-app && mkdir -p .build-app && cp -R Integration/Benchmarks/App/. .build-app/
+	sed 's|@ROOT@|$(CURDIR)|' Integration/Benchmarks/App/Package.swift.template > .build-app/Package.swift
+	rm .build-app/Package.swift.template
+	cd .build-app && env -u RC_DEVELOPMENT $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
 
 ## Runs every benchmark and writes its p90s as the checked-in thresholds.
 bench-baseline: bench-probe

@@ -14,8 +14,9 @@ import Foundation
 public struct ConfigKey<Value: Sendable>: Sendable {
     /// The key's name in payloads, for example `new_checkout`.
     public let name: String
-    /// The name's hash, computed once, so that a client finds a key's slot without hashing on each read.
-    @usableFromInline package let nameHash: Int
+    /// The name's fingerprint (two independent hashes, computed once): a client finds a key's slot by it
+    /// on each read, touching no reference-counted field of the key.
+    @usableFromInline package let nameID: KeyNameID
     /// How values convert to and from ``ConfigValue``.
     public let converter: ValueConverter<Value>
     /// The key's rules, summary and secrecy; nil for a key without any (most keys).
@@ -41,7 +42,7 @@ public struct ConfigKey<Value: Sendable>: Sendable {
         self.converter = converter
         self.details =
             rules.isEmpty && !secret && summary == nil ? nil : Details(rules: rules, isSecret: secret, summary: summary)
-        self.nameHash = name.hashValue
+        self.nameID = KeyNameID(name)
     }
 
     /// What a key has beyond its name, default and converter, held by reference to keep keys small

@@ -63,12 +63,10 @@ public final class RemoteConfigClient: Sendable {
     /// A registered key (any key with a registered key's name and type) returns its resolved value.
     /// Any other key is resolved on the spot through the same layers and its own rules, and a
     /// `ConfigEvent` says so once.
-    @inlinable
+    @inlinable @inline(__always)
     public subscript<Value>(key: ConfigKey<Value>) -> Value {
-        if let slot = registry.slot(named: key.name, hash: key.nameHash),
-            let value = cell.withCurrent({ $0.value(at: slot, as: Value.self) })
-        {
-            return value
+        if let slot = registry.slot(for: key.nameID, type: ObjectIdentifier(Value.self)) {
+            return cell.withCurrent { $0.value(at: slot, as: Value.self) }
         }
         return slowRead(key)
     }
@@ -278,9 +276,7 @@ public final class RemoteConfigClient: Sendable {
 
     /// The key's value in `state`.
     func value<Value: Sendable>(_ key: ConfigKey<Value>, in state: ResolvedState) -> Value {
-        if let slot = registry.slot(named: key.name, hash: key.nameHash), let value = state.value(at: slot, as: Value.self) {
-            return value
-        }
+        if let slot = registry.slot(for: key.nameID, type: ObjectIdentifier(Value.self)) { return state.value(at: slot, as: Value.self) }
         return unregisteredRead(key, in: state)
     }
 

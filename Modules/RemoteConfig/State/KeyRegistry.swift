@@ -26,11 +26,15 @@ extension ValueConverter {
 final class KeyRegistry: Sendable {
     /// The keys by slot.
     let keys: [any ConfigKeyRepresentable]
-    /// Open-addressing table of slots by name hash (`-1` empty), so a read finds its slot without
-    /// hashing the name again: the key carries its hash.
+    /// Open-addressing table of slots by ``KeyNameID/hash`` (`-1` empty), so a read finds its slot
+    /// without hashing the name again: the key carries its fingerprint.
     @usableFromInline let table: [Int32]
-    /// The names by slot, to confirm a table hit.
-    @usableFromInline let names: [String]
+    /// Each slot's name fingerprint, which confirms a table hit.
+    @usableFromInline let ids: [KeyNameID]
+    /// Each slot's value type, which a read's type must be.
+    @usableFromInline let types: [ObjectIdentifier]
+    /// The names by slot.
+    let names: [String]
     /// Registered names by their normalised spelling, made when a typo is first looked for.
     private let namesByNormalised = Locked<[String: String]?>(nil)
 
@@ -40,9 +44,13 @@ final class KeyRegistry: Sendable {
     ///   `.invalidRule` for a key whose rule is itself broken (an invalid pattern).
     init(_ given: [any ConfigKeyRepresentable]) throws(ConfigurationError) {
         var names: [String] = []
+        var ids: [KeyNameID] = []
+        var types: [ObjectIdentifier] = []
         // Each slot's index in `given`: the key array is `given` itself (shared, not copied) unless a name repeats.
         var givenIndex: [Int32] = []
         names.reserveCapacity(given.count)
+        ids.reserveCapacity(given.count)
+        types.reserveCapacity(given.count)
         givenIndex.reserveCapacity(given.count)
         // Sized for every given key: duplicates only leave it emptier.
         var table = [Int32](repeating: -1, count: max(8, (given.count * 2).nextPowerOfTwo))
@@ -52,11 +60,21 @@ final class KeyRegistry: Sendable {
             if let problem = facts.ruleProblem {
                 throw ConfigurationError(.invalidRule, "the key \"\(facts.name)\" has an invalid rule \(problem)")
             }
-            var i = facts.hash & mask
-            while table[i] >= 0, names[Int(table[i])] != facts.name { i = (i + 1) & mask }
+            var i = facts.id.hash & mask
+            while table[i] >= 0, names[Int(table[i])] != facts.name {
+                if ids[Int(table[i])] == facts.id {
+                    throw ConfigurationError(
+                        .conflictingKey,
+                        "the key names \"\(names[Int(table[i])])\" and \"\(facts.name)\" have the same fingerprint, a 2^-128 "
+                            + "chance; rename one")
+                }
+                i = (i + 1) & mask
+            }
             guard table[i] >= 0 else {
                 table[i] = Int32(names.count)
                 names.append(facts.name)
+                ids.append(facts.id)
+                types.append(facts.valueType)
                 givenIndex.append(Int32(index))
                 continue
             }
@@ -79,19 +97,21 @@ final class KeyRegistry: Sendable {
         }
         self.keys = names.count == given.count ? given : givenIndex.map { given[Int($0)] }
         self.table = table
+        self.ids = ids
+        self.types = types
         self.names = names
     }
 
     /// What registration needs to know of a key, read from it once.
     private static func facts<Key: ConfigKeyRepresentable>(
         of key: Key
-    ) -> (name: String, hash: Int, valueType: ObjectIdentifier, ruleProblem: String?) {
+    ) -> (name: String, id: KeyNameID, valueType: ObjectIdentifier, ruleProblem: String?) {
         let key = key.configKey
-        return (key.name, key.nameHash, key.valueType, key.ruleProblems.first)
+        return (key.name, key.nameID, key.valueType, key.ruleProblems.first)
     }
 
     /// The value type of the key in `slot`.
-    func valueType(at slot: Int) -> ObjectIdentifier { Self.valueType(of: keys[slot]) }
+    func valueType(at slot: Int) -> ObjectIdentifier { types[slot] }
 
     private static func valueType<Key: ConfigKeyRepresentable>(of key: Key) -> ObjectIdentifier {
         ObjectIdentifier(Key.Value.self)
@@ -100,11 +120,27 @@ final class KeyRegistry: Sendable {
     /// A key's descriptor.
     static func descriptor<Key: ConfigKeyRepresentable>(of key: Key) -> KeyDescriptor { key.configKey.descriptor }
 
-    /// The slot of the key named `name` (whose hash is `hash`), or nil when none is registered.
-    @inlinable
-    func slot(named name: String, hash: Int) -> Int? {
+    /// The slot of the key with fingerprint `id` and value type `type`, or nil when none is registered.
+    ///
+    /// Part of the read path: it reads the key's fingerprint, two integers, and the registry's arrays,
+    /// and retains nothing.
+    @inlinable @inline(__always)
+    func slot(for id: KeyNameID, type: ObjectIdentifier) -> Int? {
         let mask = table.count &- 1
-        var i = hash & mask
+        var i = id.hash & mask
+        while true {
+            let slot = Int(table[i])
+            if slot < 0 { return nil }
+            if ids[slot] == id { return types[slot] == type ? slot : nil }
+            i = (i &+ 1) & mask
+        }
+    }
+
+    /// The slot of the key named `name`, or nil.
+    func slot(named name: String) -> Int? {
+        let id = KeyNameID(name)
+        let mask = table.count &- 1
+        var i = id.hash & mask
         while true {
             let slot = Int(table[i])
             if slot < 0 { return nil }
@@ -112,9 +148,6 @@ final class KeyRegistry: Sendable {
             i = (i &+ 1) & mask
         }
     }
-
-    /// The slot of the key named `name`, or nil.
-    func slot(named name: String) -> Int? { slot(named: name, hash: name.hashValue) }
 
     /// The registered name a mistyped name probably meant (same letters, other case or separators).
     func likelyIntended(_ name: String) -> String? {

@@ -12,9 +12,12 @@ final class ResolvedState: Sendable {
     /// Where each slot's value came from.
     let layers: [Layer]
 
-    /// The value in `slot` if it is of type `Value` (nil when the slot's key has another type); part of the read path.
-    @inlinable
-    func value<Value: Sendable>(at slot: Int, as type: Value.Type) -> Value? { ValueBox<Value>.value(in: values[slot]) }
+    /// The value in `slot`, whose key's value type the registry says is `Value`; part of the read path.
+    @inlinable @inline(__always)
+    func value<Value: Sendable>(at slot: Int, as type: Value.Type) -> Value {
+        // The registry checked the type: every box in `slot` holds its key's value type.
+        unsafeDowncast(values[slot], to: ValueBox<Value>.self).value
+    }
     /// The value each key had in a remote snapshot when that is not the winning value (an
     /// override won, or the active snapshot's value was rejected): by slot, only where it applies.
     let hiddenRemote: [Int: SnapshotValue]

@@ -29,6 +29,9 @@ final class StateCell: Sendable {
     private let current: Locked<(state: ResolvedState, version: UInt64)>
     /// This cell's entry in each thread's table.
     @usableFromInline let lane: Int
+    /// The thread-local key of the tables (``ThreadEntries/key``), copied here so a read does not
+    /// check that a global was initialised.
+    @usableFromInline let threadKey: pthread_key_t?
     #if canImport(Darwin)
         /// Keeps the `VersionCounter` alive (a plain object before macOS 15 / iOS 18, where it is unused).
         private let counterOwner: AnyObject
@@ -43,6 +46,7 @@ final class StateCell: Sendable {
         let version = ThreadEntries.nextVersion()
         current = Locked((initial, version))
         lane = ThreadEntries.nextLane()
+        threadKey = ThreadEntries.key
         #if canImport(Darwin)
             if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
                 counterOwner = VersionCounter(version)
@@ -60,7 +64,7 @@ final class StateCell: Sendable {
     func load() -> ResolvedState { current.withLock { $0.state } }
 
     /// The version of the current state, or nil where it cannot be read without the lock.
-    @inlinable
+    @inlinable @inline(__always)
     var lockFreeVersion: UInt64? {
         #if canImport(Darwin)
             guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
@@ -74,9 +78,11 @@ final class StateCell: Sendable {
     /// Runs `body` on the current state without a lock and without retaining it.
     ///
     /// `body` must not let the state escape and must not read this cell again.
-    @inlinable
+    @inlinable @inline(__always)
     func withCurrent<R>(_ body: (ResolvedState) -> R) -> R {
-        guard let version = lockFreeVersion, let entry = ThreadEntries.entry(lane: lane) else { return body(load()) }
+        guard let version = lockFreeVersion, let threadKey, let entry = ThreadEntries.entry(lane: lane, key: threadKey) else {
+            return body(load())
+        }
         if entry.pointee.version == version, let state = entry.pointee.state {
             return state._withUnsafeGuaranteedRef(body)
         }
@@ -160,9 +166,8 @@ enum ThreadEntries {
     }()
 
     /// This thread's entry for `lane`, making the thread's table on first use (nil if that fails).
-    @inlinable
-    static func entry(lane: Int) -> UnsafeMutablePointer<Entry>? {
-        guard let key else { return nil }
+    @inlinable @inline(__always)
+    static func entry(lane: Int, key: pthread_key_t) -> UnsafeMutablePointer<Entry>? {
         if let table = pthread_getspecific(key) { return table.assumingMemoryBound(to: Entry.self) + lane }
         return makeTable(key: key).map { $0 + lane }
     }
