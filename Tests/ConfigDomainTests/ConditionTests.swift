@@ -66,17 +66,19 @@ struct ConditionTests {
         #expect(try Condition(["v": ["$veq": "0.000001"]]).matches(EvaluationContext(attributes: ["v": 0.000001])))
     }
 
-    @Test("a condition error becomes a rule problem under the rule's path")
+    @Test("a condition error becomes a rule problem under the rule's path, offered the language's operators")
     func asRuleProblem() {
         let problem = ConditionError(path: "name.$regx", kind: .unknownOperator("$regx"))
             .ruleProblem(key: "k", ruleID: "r", path: "rules[0].when")
-        #expect(problem == RuleProblem(key: "k", ruleID: "r", path: "rules[0].when.name.$regx", kind: .unknownOperator("$regx")))
+        let unknown = RuleProblem.Kind.unknownOperator("$regx", known: ConditionOperator.names)
+        #expect(problem == RuleProblem(key: "k", ruleID: "r", path: "rules[0].when.name.$regx", kind: unknown))
         #expect(
             problem.description
                 == "key \"k\" rule \"r\" at rules[0].when.name.$regx: unknown operator \"$regx\"; did you mean \"$regex\"?")
-        let far = RuleProblem(key: "k", kind: .unknownOperator("$between"))
+        let far = ConditionError(path: "", kind: .unknownOperator("$between")).ruleProblem(key: "k", ruleID: nil, path: nil)
         #expect(far.reason.hasPrefix("unknown operator \"$between\"; use one of $eq $ne"))
-        #expect(ConditionOperator.closest(to: "$IN") == .in)
+        let upperCase = ConditionError(path: "", kind: .unknownOperator("$IN")).ruleProblem(key: "k", ruleID: nil, path: nil)
+        #expect(upperCase.reason.hasSuffix("did you mean \"$in\"?"))
         let malformed = ConditionError(path: "", kind: .malformed("why")).ruleProblem(key: "k", ruleID: nil, path: nil)
         #expect(malformed.kind == .unparsable("why"))
     }

@@ -150,7 +150,10 @@ struct GrowthBookFormatTests {
     @Test(
         "strict reading rejects a feature alone, with a typed problem",
         arguments: [
-            (#"{"condition": {"name": {"$regx": "a"}}, "force": 1}"#, RuleProblem.Kind.unknownOperator("$regx")),
+            (
+                #"{"condition": {"name": {"$regx": "a"}}, "force": 1}"#,
+                RuleProblem.Kind.unknownOperator("$regx", known: ConditionOperator.names)
+            ),
             (#"{"variations": [1, 2], "weights": [0.6, 0.6]}"#, .weightsDoNotSum(1.2)),
             (#"{"condition": {"id": {"$inGroup": "missing"}}, "force": 1}"#, .unknownGroup("missing")),
             (

@@ -83,7 +83,7 @@ struct TargetingJSONFormatTests {
         )
         #expect(decoded.values == ["a": 1, "good": 2])
         #expect(decoded.rules["good"] != nil)
-        #expect(decoded.ruleProblems["bad"]?.first?.kind == .unknownOperator("$nope"))
+        #expect(decoded.ruleProblems["bad"]?.first?.kind == .unknownOperator("$nope", known: ConditionOperator.names))
     }
 
     @Test(

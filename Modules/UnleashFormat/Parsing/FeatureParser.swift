@@ -199,7 +199,8 @@ struct FeatureParser {
         let contextName = try string(members["contextName"], at: path + ".contextName")
         let operatorName = try string(members["operator"], at: path + ".operator")
         guard let op = ConstraintOperator(rawValue: operatorName) else {
-            throw RuleProblem(key: name, path: path + ".operator", kind: .unknownOperator(operatorName))
+            let kind = RuleProblem.Kind.unknownOperator(operatorName, known: ConstraintOperator.names)
+            throw RuleProblem(key: name, path: path + ".operator", kind: kind)
         }
         var inverted = try flag(members["inverted"], at: path + ".inverted")
         let caseInsensitive = try flag(members["caseInsensitive"], at: path + ".caseInsensitive")
