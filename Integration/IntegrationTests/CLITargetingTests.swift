@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import Targeting
 import Testing
 
 /// `remote-config eval` and `remote-config validate` on payloads with targeting rules, as real child processes.

@@ -1,6 +1,7 @@
 import ConfigDomain
 import Foundation
 import RemoteConfig
+import Targeting
 import TargetingFormat
 import TestDoubles
 import Testing

@@ -1,6 +1,7 @@
 import ConfigDomain
 import ConfigPorts
 import Foundation
+import Targeting
 import TargetingFormat
 import Testing
 

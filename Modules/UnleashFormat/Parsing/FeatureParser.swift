@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import Targeting
 
 /// Reads one feature of the payload into an ``UnleashFeature``, or throws the first problem that
 /// makes it unusable.

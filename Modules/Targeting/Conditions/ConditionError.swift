@@ -1,3 +1,4 @@
+import ConfigDomain
 import Foundation
 
 /// A condition that cannot be read: where in the condition, and what is wrong.
