@@ -17,7 +17,8 @@ struct PayloadEvaluationTests {
                 return TargetingDecision(
                     value: "b", match: TargetingMatch(ruleID: "exp", kind: .rollout, bucket: bucket, variant: "1"))
             }
-            let problem = RuleProblem(key: "greeting", kind: .attributeType(attribute: "country", expected: "a string", found: .int))
+            let problem = RuleProblem(
+                key: "greeting", kind: .attributeType(attribute: "country", expected: "a string", found: .int))
             return .noMatch(problems: context.attributes["country"]?.kind == .int ? [problem] : [])
         }
     }
