@@ -3,10 +3,11 @@
 // unit tests under `Tests/`, integration tests, tools and benchmarks under `Integration/`.
 //
 // Dependency rule (stated once, in Tests/ConfigPortsTests/DependencyRuleTests.swift):
-//   ConfigDomain  -> Foundation only
-//   ConfigPorts   -> ConfigDomain
-//   adapters      -> ConfigPorts, ConfigDomain (never another adapter, never RemoteConfig)
-//   RemoteConfig  -> ConfigPorts, ConfigDomain
+//   ConfigDomain      -> Foundation only
+//   ConfigPorts       -> ConfigDomain
+//   shared libraries  -> ConfigDomain, ConfigPorts (Targeting; never an adapter)
+//   adapters          -> ConfigPorts, ConfigDomain, shared libraries (never another adapter, never RemoteConfig)
+//   RemoteConfig      -> ConfigPorts, ConfigDomain (never a shared library)
 // Library products depend on no third-party package, except an adapter whose whole point is an ecosystem
 // package (SigningAdapter -> swift-crypto), as its own product. Tools and test targets may.
 //
@@ -48,6 +49,7 @@ var package = Package(
     products: [
         .library(name: "ConfigDomain", targets: ["ConfigDomain"]),
         .library(name: "ConfigPorts", targets: ["ConfigPorts"]),
+        .library(name: "Targeting", targets: ["Targeting"]),
         .library(name: "HTTPAdapter", targets: ["HTTPAdapter"]),
         .library(name: "FileCacheAdapter", targets: ["FileCacheAdapter"]),
         .library(name: "EnvAdapter", targets: ["EnvAdapter"]),
@@ -82,6 +84,8 @@ var package = Package(
         // MARK: Library modules (no third-party dependencies)
         .target(name: "ConfigDomain", path: "Modules/ConfigDomain", swiftSettings: swiftSettings),
         .target(name: "ConfigPorts", dependencies: ["ConfigDomain"], path: "Modules/ConfigPorts", swiftSettings: swiftSettings),
+        // A shared library: the condition language, bucketing, hashes and versions the rule dialects share.
+        .target(name: "Targeting", dependencies: ["ConfigDomain"], path: "Modules/Targeting", swiftSettings: swiftSettings),
         .target(name: "HTTPAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/HTTPAdapter", swiftSettings: swiftSettings),
         .target(
             name: "FileCacheAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/FileCacheAdapter",
@@ -95,7 +99,7 @@ var package = Package(
             name: "DefaultsAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/DefaultsAdapter",
             swiftSettings: swiftSettings),
         .target(
-            name: "UnleashFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/UnleashFormat",
+            name: "UnleashFormat", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting"], path: "Modules/UnleashFormat",
             exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
         .target(
             name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
@@ -110,10 +114,11 @@ var package = Package(
             ],
             path: "Modules/SigningAdapter", swiftSettings: swiftSettings),
         .target(
-            name: "TargetingFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TargetingFormat",
+            name: "TargetingFormat", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting"], path: "Modules/TargetingFormat",
             exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
         .target(
-            name: "GrowthBookFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/GrowthBookFormat",
+            name: "GrowthBookFormat", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting"],
+            path: "Modules/GrowthBookFormat",
             exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
         .target(
             name: "RemoteConfig",
@@ -124,7 +129,7 @@ var package = Package(
             name: "RemoteConfigCLI",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter",
-                "FirebaseFormat", "SigningAdapter", "EtcdAdapter", "TargetingFormat", "GrowthBookFormat",
+                "FirebaseFormat", "SigningAdapter", "EtcdAdapter", "Targeting", "TargetingFormat", "GrowthBookFormat",
                 "UnleashFormat",
                 development("ArgumentParser", "swift-argument-parser"),
                 development("FlyingFox", "FlyingFox"),
@@ -171,6 +176,7 @@ var package = Package(
 
         // MARK: Unit tests
         .testTarget(name: "ConfigDomainTests", dependencies: ["ConfigDomain"], swiftSettings: swiftSettings),
+        .testTarget(name: "TargetingLibraryTests", dependencies: ["ConfigDomain", "Targeting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "FirebaseFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "FirebaseFormat"], swiftSettings: swiftSettings),
         .testTarget(
@@ -222,10 +228,10 @@ var package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TargetingTests",
-            dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles", "TargetingFormat"],
+            dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles", "Targeting", "TargetingFormat"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "GrowthBookFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "GrowthBookFormat"],
+            name: "GrowthBookFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting", "GrowthBookFormat"],
             resources: [.copy("Conformance")], swiftSettings: swiftSettings),
 
         // MARK: Differential tests: the vendor formats against the vendors' own engines (Python oracles, child processes)
@@ -239,7 +245,7 @@ var package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "TestDoubles",
-                "FirebaseFormat", "TestSupport", "SSEAdapter", "SigningAdapter", "EtcdAdapter",
+                "FirebaseFormat", "TestSupport", "SSEAdapter", "SigningAdapter", "EtcdAdapter", "Targeting",
             ],
             path: "Integration/IntegrationTests", swiftSettings: swiftSettings),
 
@@ -338,7 +344,7 @@ if includeBenchmarks {
             name: "RemoteConfigBenchmarks",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "FirebaseFormat", "TestDoubles",
-                "TargetingFormat", "BenchmarkWorkloads", .product(name: "Benchmark", package: "package-benchmark"),
+                "Targeting", "TargetingFormat", "BenchmarkWorkloads", .product(name: "Benchmark", package: "package-benchmark"),
                 development("Configuration", "swift-configuration"),
             ],
             path: "Integration/Benchmarks/RemoteConfigBenchmarks",

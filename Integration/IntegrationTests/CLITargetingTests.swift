@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import Targeting
 import Testing
 
 /// `remote-config eval` and `remote-config validate` on payloads with targeting rules, as real child processes.
@@ -144,10 +145,18 @@ struct CLIUnleashTests {
         let outcome = try await CLIProcess.run(["eval", example, "--context", #"{"id":"qa-1","email":"qa@example.com"}"#])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         #expect(outcome.standardOutput.contains("(unleash) for targeting key \"qa-1\""), "\(outcome.standardOutput)")
-        let lines = outcome.standardOutput.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        let lines = outcome.standardOutput.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
         #expect(lines.contains(#"new-checkout true TARGETING_MATCH rule "staff"; read email"#), "\(lines)")
-        #expect(lines.contains(#"new-checkout.variant "green" TARGETING_MATCH rule "variants[1].overrides" variant green; read email, targetingKey"#), "\(lines)")
-        #expect(lines.contains { $0.hasPrefix(#"dark-mode false DEFAULT default; read targetingKey; not matched: "strategies[0]:userWithId""#) })
+        #expect(
+            lines.contains(
+                #"new-checkout.variant "green" TARGETING_MATCH rule "variants[1].overrides" variant green; read email, targetingKey"#
+            ), "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix(#"dark-mode false DEFAULT default; read targetingKey; not matched: "strategies[0]:userWithId""#)
+            })
     }
 
     @Test("validate reports an unknown constraint operator in an Unleash payload")
@@ -158,9 +167,13 @@ struct CLIUnleashTests {
         defer { scratch.remove() }
         let bad = try scratch.write(
             "bad.json",
-            #"{"version": 2, "features": [{"name": "f", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "a", "operator": "LIKE", "values": ["x"]}]}]}]}"#)
+            #"{"version": 2, "features": [{"name": "f", "enabled": true, "strategies": [{"name": "default", "constraints": [{"contextName": "a", "operator": "LIKE", "values": ["x"]}]}]}]}"#
+        )
         let outcome = try await CLIProcess.run(["validate", bad.path])
         #expect(outcome.status == 1)
-        #expect(outcome.standardOutput.contains(#"key "f" at features[0].strategies[0].constraints[0].operator: unknown operator "LIKE""#), "\(outcome.standardOutput)")
+        #expect(
+            outcome.standardOutput.contains(
+                #"key "f" at features[0].strategies[0].constraints[0].operator: unknown operator "LIKE""#),
+            "\(outcome.standardOutput)")
     }
 }

@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import Targeting
 
 /// Evaluates GrowthBook features and experiments for one context, as GrowthBook's SDKs do.
 ///

@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import Targeting
 
 /// A GrowthBook experiment: variations, who takes part, and how contexts are bucketed.
 ///

@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import Targeting
 
 /// A GrowthBook feature: its default value and its rules, in order.
 public struct GrowthBookFeature: Sendable, Hashable {

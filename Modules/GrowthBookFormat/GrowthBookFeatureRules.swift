@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import Targeting
 
 /// One GrowthBook feature's rules as a key's ``TargetingRules``; it keeps the whole payload for prerequisites.
 struct GrowthBookFeatureRules: TargetingRules {

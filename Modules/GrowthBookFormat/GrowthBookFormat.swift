@@ -1,6 +1,7 @@
 import ConfigDomain
 import ConfigPorts
 import Foundation
+import Targeting
 
 /// Reads a GrowthBook SDK payload (the SDK endpoint's JSON) and evaluates its features on the device.
 ///

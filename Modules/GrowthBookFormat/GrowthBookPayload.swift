@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import Targeting
 
 /// The features and saved groups of a GrowthBook SDK payload, read from its JSON.
 public struct GrowthBookPayload: Sendable {

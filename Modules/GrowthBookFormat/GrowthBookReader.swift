@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import Targeting
 
 /// Reads GrowthBook's JSON shapes (features, rules, experiments) into their types.
 ///

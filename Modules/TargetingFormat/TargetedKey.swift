@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import Targeting
 
 /// One key's rules in the native dialect: ordered rules, then rollouts; the default is the payload's plain value.
 ///

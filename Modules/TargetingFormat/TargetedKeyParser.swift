@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import Targeting
 
 /// Reads one key's entry of the `targeting` object into a ``TargetedKey``, or the problems that reject it.
 struct TargetedKeyParser {

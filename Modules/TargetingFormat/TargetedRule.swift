@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import Targeting
 
 /// A rule of the native dialect: when the condition holds, the key takes the value.
 ///

@@ -7,11 +7,15 @@
 //   RemoteConfig   platform modules, ConfigDomain and ConfigPorts, plus the toolchain's Synchronization for
 //                  the read path's atomic, Observation (under `#if canImport`) for `ObservableConfig`, and
 //                  SwiftUI (under `#if canImport`) for its environment entry. The client never imports an
-//                  adapter: the app hands it adapters through the ports.
-//   TestDoubles    platform modules, ConfigDomain, ConfigPorts, and Testing (for ContractReport.recordIssues).
+//                  adapter nor a shared library: the app hands it adapters through the ports.
+//   TestDoubles    platform modules, ConfigDomain, ConfigPorts, and Testing (for ContractReport.recordIssues);
+//                  never a shared library.
+//   shared         the modules in `sharedLibraries` (today Targeting: the condition language, bucketing, hashes
+//   libraries      and versions the rule dialects share): platform modules, ConfigDomain and ConfigPorts. A
+//                  shared library never imports an adapter, another shared library, nor RemoteConfig.
 //   any other      is an adapter (HTTPAdapter, FileCacheAdapter, EnvAdapter, FirebaseFormat, and every
-//                  adapter added later): platform modules, ConfigDomain and ConfigPorts. An adapter never
-//                  imports another adapter, nor RemoteConfig.
+//                  adapter added later): platform modules, ConfigDomain, ConfigPorts and the shared libraries.
+//                  An adapter never imports another adapter, nor RemoteConfig.
 //
 // "Platform modules" are those of the operating system, Foundation and Dispatch, listed in `platform`
 // below; never a package.
@@ -56,7 +60,10 @@ struct DependencyRuleTests {
     /// The two modules every other module builds on.
     static let core: Set<String> = ["ConfigDomain", "ConfigPorts"]
 
-    /// What the modules that are not adapters may import.
+    /// THE shared libraries: code several adapters share, which adapters may import and the client never does.
+    static let sharedLibraries: Set<String> = ["Targeting"]
+
+    /// What the core modules, the client and the doubles may import (shared libraries and adapters: `allowedImports`).
     static let rules: [String: Set<String>] = [
         "ConfigDomain": ["Foundation", "FoundationEssentials"],
         "ConfigPorts": platform.union(["ConfigDomain"]),
@@ -98,12 +105,22 @@ struct DependencyRuleTests {
         }.sorted()
     }()
 
-    /// The modules under Modules/ that are adapters: every one without a rule of its own.
-    static var adapters: [String] { modules.filter { rules[$0] == nil } }
+    /// The modules under Modules/ that are adapters: every one without a rule of its own that is not a shared library.
+    static var adapters: [String] { modules.filter { rules[$0] == nil && !sharedLibraries.contains($0) } }
 
-    /// What `module` may import: its rule, or, for an adapter, platform modules, the core modules and itself.
+    /// What `module` may import: its rule; for a shared library, platform modules and the core modules; for an
+    /// adapter, those, the shared libraries, itself and its recorded third-party edge.
     static func allowedImports(of module: String) -> Set<String> {
-        rules[module] ?? platform.union(core).union([module]).union(thirdPartyEdges[module].map { Set($0.keys) } ?? [])
+        if let rule = rules[module] { return rule }
+        if sharedLibraries.contains(module) { return platform.union(core) }
+        return platform.union(core).union(sharedLibraries).union([module])
+            .union(thirdPartyEdges[module].map { Set($0.keys) } ?? [])
+    }
+
+    /// The imports among `found` that the rule forbids `module`, each as `file imports Module`.
+    static func violations(of module: String, in found: [(file: String, module: String)]) -> [String] {
+        let allowed = allowedImports(of: module)
+        return found.filter { !allowed.contains($0.module) }.map { "\($0.file) imports \($0.module)" }
     }
 
     // MARK: Reading imports
@@ -205,27 +222,53 @@ struct DependencyRuleTests {
     @Test("every folder under Modules/ imports only what the rule allows it", arguments: modules)
     func moduleImports(_ module: String) throws {
         let found = try Self.imports(under: Self.root.appendingPathComponent("Modules").appendingPathComponent(module))
-        let allowed = Self.allowedImports(of: module)
-        for (file, imported) in found {
-            #expect(
-                allowed.contains(imported),
-                "\(file): \(module) must not import \(imported) (allowed: \(allowed.sorted().joined(separator: ", ")))")
-        }
+        let allowed = Self.allowedImports(of: module).sorted().joined(separator: ", ")
+        let violations = Self.violations(of: module, in: found)
+        #expect(violations.isEmpty, "\(module) may import only \(allowed): \(violations)")
         #expect(!found.isEmpty)
     }
 
     @Test("no adapter imports another adapter or RemoteConfig", arguments: adapters)
     func adapterStaysApart(_ adapter: String) throws {
-        let others = Set(Self.modules).subtracting(Self.core).subtracting([adapter])
+        let others = Set(Self.modules).subtracting(Self.core).subtracting(Self.sharedLibraries).subtracting([adapter])
         let found = try Self.imports(under: Self.root.appendingPathComponent("Modules").appendingPathComponent(adapter))
         let violations = found.filter { others.contains($0.module) }.map { "\($0.file) imports \($0.module)" }
-        #expect(violations.isEmpty, "the adapter \(adapter) must depend only on ConfigDomain and ConfigPorts: \(violations)")
+        #expect(
+            violations.isEmpty,
+            "the adapter \(adapter) must depend only on ConfigDomain, ConfigPorts and shared libraries: \(violations)")
         #expect(!found.isEmpty)
     }
 
-    @Test("the tests find every module: the core, RemoteConfig, TestDoubles and the known adapters")
+    @Test("the client, the doubles and the core import no shared library; a shared library imports no adapter")
+    func sharedLibrariesStayBelowAdapters() {
+        for module in Self.rules.keys {
+            #expect(
+                Self.allowedImports(of: module).isDisjoint(with: Self.sharedLibraries), "\(module) may import a shared library")
+        }
+        for library in Self.sharedLibraries {
+            let allowed = Self.allowedImports(of: library)
+            #expect(allowed.isDisjoint(with: Self.adapters), "\(library) may import an adapter")
+            #expect(!allowed.contains("RemoteConfig") && allowed.isDisjoint(with: Self.sharedLibraries))
+            #expect(Self.thirdPartyEdges[library] == nil, "a shared library depends on no third-party package")
+        }
+    }
+
+    @Test("the rule catches an adapter importing another adapter, and a shared library in the wrong place")
+    func violationsAreCaught() {
+        let adapterImportsAdapter = Self.violations(of: "GrowthBookFormat", in: [("A.swift", "UnleashFormat")])
+        #expect(adapterImportsAdapter == ["A.swift imports UnleashFormat"])
+        #expect(Self.violations(of: "GrowthBookFormat", in: [("A.swift", "RemoteConfig")]) == ["A.swift imports RemoteConfig"])
+        #expect(Self.violations(of: "GrowthBookFormat", in: [("A.swift", "Targeting"), ("B.swift", "ConfigPorts")]).isEmpty)
+        #expect(Self.violations(of: "RemoteConfig", in: [("A.swift", "Targeting")]) == ["A.swift imports Targeting"])
+        #expect(Self.violations(of: "TestDoubles", in: [("A.swift", "Targeting")]) == ["A.swift imports Targeting"])
+        #expect(Self.violations(of: "ConfigDomain", in: [("A.swift", "Targeting")]) == ["A.swift imports Targeting"])
+        #expect(Self.violations(of: "Targeting", in: [("A.swift", "UnleashFormat")]) == ["A.swift imports UnleashFormat"])
+        #expect(Self.violations(of: "Targeting", in: [("A.swift", "ConfigDomain"), ("B.swift", "Foundation")]).isEmpty)
+    }
+
+    @Test("the tests find every module: the core, RemoteConfig, TestDoubles, the shared libraries and the known adapters")
     func everyKnownModuleIsFound() {
-        let expected = Set(Self.rules.keys).union(Self.knownAdapters)
+        let expected = Set(Self.rules.keys).union(Self.sharedLibraries).union(Self.knownAdapters)
         #expect(
             expected.isSubset(of: Self.modules),
             "found \(Self.modules) under \(Self.root.path)/Modules; missing \(expected.subtracting(Self.modules).sorted())")
@@ -319,10 +362,10 @@ struct DependencyRuleTests {
         #expect(targets.map(\.dependsOnAProduct) == [false, true, false])
     }
 
-    @Test("an adapter may import the core modules and nothing else of the package")
+    @Test("an adapter may import the core modules and the shared libraries, and nothing else of the package")
     func adapterRule() {
         let allowed = Self.allowedImports(of: "SomeFutureAdapter")
-        #expect(allowed.isSuperset(of: Self.core.union(["Foundation", "SomeFutureAdapter"])))
+        #expect(allowed.isSuperset(of: Self.core.union(Self.sharedLibraries).union(["Foundation", "SomeFutureAdapter"])))
         #expect(allowed.isDisjoint(with: ["RemoteConfig", "TestDoubles", "HTTPAdapter", "Atomics", "TestSupport"]))
     }
 }

@@ -17,14 +17,15 @@ struct PayloadEvaluationTests {
                 return TargetingDecision(
                     value: "b", match: TargetingMatch(ruleID: "exp", kind: .rollout, bucket: bucket, variant: "1"))
             }
-            let problem = RuleProblem(key: "greeting", kind: .attributeType(attribute: "country", expected: "a string", found: .int))
+            let problem = RuleProblem(
+                key: "greeting", kind: .attributeType(attribute: "country", expected: "a string", found: .int))
             return .noMatch(problems: context.attributes["country"]?.kind == .int ? [problem] : [])
         }
     }
 
     private let payload = DecodedPayload(
         values: ["plain": 3, "greeting": "hello"], rules: ["greeting": CountryRules(), "bare": CountryRules()],
-        ruleProblems: ["broken": [RuleProblem(key: "broken", kind: .unknownOperator("$regx"))]])
+        ruleProblems: ["broken": [RuleProblem(key: "broken", kind: .unknownOperator("$regx", known: ["$regex"]))]])
 
     @Test("a key without rules is its plain value, STATIC")
     func plain() {
@@ -69,7 +70,7 @@ struct PayloadEvaluationTests {
         #expect(broken.value == nil)
         #expect(broken.reason == .error)
         #expect(broken.errorCode == .parseError)
-        #expect(broken.problems.first?.kind == .unknownOperator("$regx"))
+        #expect(broken.problems.first?.kind == .unknownOperator("$regx", known: ["$regex"]))
         #expect(broken.description.contains("$regx"))
 
         let missing = payload.evaluate("nope")

@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import Targeting
 import Testing
 
 /// GrowthBook's published cross-SDK cases (`Conformance/cases.json`, MIT, see `Conformance/LICENSE`), parsed once.

@@ -1,6 +1,7 @@
 import ConfigDomain
 import Foundation
 import GrowthBookFormat
+import Targeting
 import Testing
 
 /// Every section of GrowthBook's cross-SDK cases that applies to a non-browser SDK, one

@@ -2,6 +2,7 @@ import ConfigDomain
 import ConfigPorts
 import Foundation
 import GrowthBookFormat
+import Targeting
 import Testing
 
 @Suite("GrowthBook SDK payloads")
@@ -150,7 +151,10 @@ struct GrowthBookFormatTests {
     @Test(
         "strict reading rejects a feature alone, with a typed problem",
         arguments: [
-            (#"{"condition": {"name": {"$regx": "a"}}, "force": 1}"#, RuleProblem.Kind.unknownOperator("$regx")),
+            (
+                #"{"condition": {"name": {"$regx": "a"}}, "force": 1}"#,
+                RuleProblem.Kind.unknownOperator("$regx", known: ConditionOperator.names)
+            ),
             (#"{"variations": [1, 2], "weights": [0.6, 0.6]}"#, .weightsDoNotSum(1.2)),
             (#"{"condition": {"id": {"$inGroup": "missing"}}, "force": 1}"#, .unknownGroup("missing")),
             (

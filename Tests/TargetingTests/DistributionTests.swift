@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import Targeting
 import TargetingFormat
 import Testing
 

@@ -1,6 +1,7 @@
 import ConfigDomain
 import Foundation
 import RemoteConfig
+import Targeting
 import TargetingFormat
 import TestDoubles
 import Testing
@@ -45,14 +46,16 @@ struct RuleRejectionTests {
             return
         }
         let unknown = try #require(rejected.first { $0.key == "button_color" })
-        #expect(unknown.kind == .unknownOperator("$regx"))
+        #expect(unknown.kind == .unknownOperator("$regx", known: ConditionOperator.names))
         #expect(unknown.path == "targeting.button_color.rules[0].when.name.$regx")
         #expect(unknown.description.contains("did you mean \"$regex\"?"))
         let mistyped = try #require(rejected.first { $0.key == "banner" })
         #expect(mistyped.kind == .attributeType(attribute: "age", expected: "number", found: .string))
         #expect(mistyped.description.contains("\"age\""))
 
-        #expect(client.explain(TargetedKeys.button).rejected.first?.targeting?.kind == .unknownOperator("$regx"))
+        #expect(
+            client.explain(TargetedKeys.button).rejected.first?.targeting?.kind
+                == .unknownOperator("$regx", known: ConditionOperator.names))
         #expect(client.explain(TargetedKeys.banner).targeting?.unmatched.first?.reason == .problem)
     }
 

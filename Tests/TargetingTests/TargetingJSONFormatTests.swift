@@ -1,6 +1,7 @@
 import ConfigDomain
 import ConfigPorts
 import Foundation
+import Targeting
 import TargetingFormat
 import Testing
 
@@ -83,7 +84,7 @@ struct TargetingJSONFormatTests {
         )
         #expect(decoded.values == ["a": 1, "good": 2])
         #expect(decoded.rules["good"] != nil)
-        #expect(decoded.ruleProblems["bad"]?.first?.kind == .unknownOperator("$nope"))
+        #expect(decoded.ruleProblems["bad"]?.first?.kind == .unknownOperator("$nope", known: ConditionOperator.names))
     }
 
     @Test(

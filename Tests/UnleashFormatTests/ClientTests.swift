@@ -89,7 +89,7 @@ struct ClientTests {
         fetcher.serve(json: broken)
         _ = try await client.refresh()
         #expect(client[Flags.checkout] == true, "last good value")
-        #expect(client.explain(Flags.checkout).rejected.first?.targeting?.kind == .unknownOperator("LIKE"))
+        #expect(client.explain(Flags.checkout).rejected.first?.targeting?.kind == unknownOperator("LIKE"))
         #expect(client[Flags.beta] == false, "the other feature activated: 30 is not ≥ 40")
     }
 

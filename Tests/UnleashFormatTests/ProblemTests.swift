@@ -131,11 +131,23 @@ struct ProblemTests {
     }
 
     @Test("an unknown operator rejects that feature alone, as a typed unknownOperator problem")
-    func unknownOperator() throws {
+    func unknownOperatorProblem() throws {
         let bad = feature("bad", strategy: constrained(#"{"contextName": "email", "operator": "STR_LIKE", "values": ["a"]}"#))
         let problem = try Self.problem(of: bad)
-        #expect(problem.kind == .unknownOperator("STR_LIKE"))
+        #expect(problem.kind == unknownOperator("STR_LIKE"))
         #expect(problem.path == "features[1].strategies[0].constraints[0].operator")
+    }
+
+    @Test("an unknown operator is offered Unleash's operators only, never GrowthBook's")
+    func unknownOperatorHint() throws {
+        let far = feature("bad", strategy: constrained(#"{"contextName": "email", "operator": "STR_LIKE", "values": ["a"]}"#))
+        #expect(
+            try Self.problem(of: far).reason
+                == "unknown operator \"STR_LIKE\"; use one of IN NOT_IN STR_STARTS_WITH STR_ENDS_WITH STR_CONTAINS NUM_EQ "
+                + "NUM_GT NUM_GTE NUM_LT NUM_LTE DATE_AFTER DATE_BEFORE SEMVER_EQ SEMVER_GT SEMVER_GTE SEMVER_LT SEMVER_LTE "
+                + "REGEX IN_CIDR")
+        let growthBookSpelling = feature("bad", strategy: constrained(#"{"contextName": "email", "operator": "$regex"}"#))
+        #expect(try Self.problem(of: growthBookSpelling).reason == "unknown operator \"$regex\"; did you mean \"REGEX\"?")
     }
 
     @Test("a segment the payload does not define rejects the feature as unknownGroup")

@@ -20,6 +20,9 @@ func feature(_ name: String, strategy: String, extra: String = "") -> String {
     "{\"name\": \"\(name)\", \"enabled\": true, \"strategies\": [\(strategy)]\(extra.isEmpty ? "" : ", " + extra)}"
 }
 
+/// The problem of an unknown constraint operator `name`, as this format reports it: with Unleash's operators.
+func unknownOperator(_ name: String) -> RuleProblem.Kind { .unknownOperator(name, known: ConstraintOperator.names) }
+
 /// A `default` strategy with one constraint of `constraint` JSON text.
 func constrained(_ constraint: String) -> String {
     "{\"name\": \"default\", \"parameters\": {}, \"constraints\": [\(constraint)]}"

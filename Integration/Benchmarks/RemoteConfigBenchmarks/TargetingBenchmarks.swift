@@ -4,6 +4,7 @@ import ConfigDomain
 import ConfigPorts
 import Foundation
 import RemoteConfig
+import Targeting
 import TargetingFormat
 import TestDoubles
 

@@ -2,6 +2,7 @@ import ConfigDomain
 import ConfigPorts
 import Foundation
 import GrowthBookFormat
+import Targeting
 import TargetingFormat
 import UnleashFormat
 

@@ -12,8 +12,9 @@ public struct RuleProblem: Error, Sendable, Hashable, CustomStringConvertible {
     public indirect enum Kind: Sendable, Hashable {
         /// The rule's JSON does not have the dialect's shape; why, in words.
         case unparsable(String)
-        /// A condition uses an operator the dialect does not know, for example `$regx`.
-        case unknownOperator(String)
+        /// A condition uses an operator the dialect does not know, for example `$regx`, with the
+        /// operators the dialect knows: the reason suggests the closest of them, or lists them.
+        case unknownOperator(String, known: [String])
         /// A context attribute has a type the rule cannot compare with.
         case attributeType(attribute: String, expected: String, found: ConfigValue.Kind)
         /// A rollout's weights do not sum to 1 (or 100, as the dialect counts).
@@ -49,11 +50,11 @@ public struct RuleProblem: Error, Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .unparsable(let why):
             "the rule cannot be read: \(why); fix it to the dialect's documented shape"
-        case .unknownOperator(let name):
-            if let closest = ConditionOperator.closest(to: name) {
-                "unknown operator \"\(name)\"; did you mean \"\(closest.rawValue)\"?"
+        case .unknownOperator(let name, let known):
+            if let closest = Self.closest(to: name, among: known) {
+                "unknown operator \"\(name)\"; did you mean \"\(closest)\"?"
             } else {
-                "unknown operator \"\(name)\"; use one of \(ConditionOperator.allCases.map(\.rawValue).joined(separator: " "))"
+                "unknown operator \"\(name)\"; use one of \(known.joined(separator: " "))"
             }
         case .attributeType(let attribute, let expected, let found):
             "context attribute \"\(attribute)\" is a \(found) but the rule compares it as \(expected); "
@@ -73,5 +74,25 @@ public struct RuleProblem: Error, Sendable, Hashable, CustomStringConvertible {
         if let ruleID { text += " rule \"\(ruleID)\"" }
         if let path { text += " at \(path)" }
         return text + ": " + reason
+    }
+
+    /// The name in `known` spelled most like `name`, at most two edits away with case ignored; nil when none is.
+    private static func closest(to name: String, among known: [String]) -> String? {
+        let target = Array(name.lowercased())
+        func distance(_ candidate: String) -> Int {
+            let word = Array(candidate.lowercased())
+            var previous = Array(0...word.count)
+            for (i, character) in target.enumerated() {
+                var current = [i + 1]
+                for (j, other) in word.enumerated() {
+                    current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (character == other ? 0 : 1)))
+                }
+                previous = current
+            }
+            return previous[word.count]
+        }
+        let best = known.map { ($0, distance($0)) }.min { $0.1 < $1.1 }
+        guard let best, best.1 <= 2 else { return nil }
+        return best.0
     }
 }

@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import Targeting
 
 extension UnleashConstraint {
     /// What a constraint gave for one context.

@@ -1,6 +1,8 @@
+import Targeting
+
 /// Unleash's stickiness hashes: an id and a group to a number from 1 to a normaliser.
 ///
-/// Both hash the UTF-8 bytes of `"<groupId>:<id>"` with ``Murmur3`` and map the hash to
+/// Both hash the UTF-8 bytes of `"<groupId>:<id>"` with `Murmur3` (from `Targeting`) and map the hash to
 /// `hash % normaliser + 1`:
 ///
 /// - strategies (gradual and flexible rollouts) use seed 0 and normaliser 100, so a user is in a

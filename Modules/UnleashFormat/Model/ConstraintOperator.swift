@@ -39,6 +39,6 @@ enum ConstraintOperator: String, Sendable, CaseIterable {
     /// The field is an IP address in one of the IPs or CIDR ranges.
     case inCIDR = "IN_CIDR"
 
-    /// The names, for messages.
-    static let names = allCases.map(\.rawValue).joined(separator: ", ")
+    /// Every operator's spelling (`IN`, `NOT_IN`, …), which a ``RuleProblem`` offers for an unknown one.
+    static let names = allCases.map(\.rawValue)
 }

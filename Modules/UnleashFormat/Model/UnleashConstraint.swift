@@ -1,4 +1,5 @@
 import Foundation
+import Targeting
 
 /// One constraint: `<context field> <operator> <operand>`, optionally inverted or case-insensitive.
 struct UnleashConstraint: Sendable {

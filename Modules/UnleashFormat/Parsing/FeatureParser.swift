@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import Targeting
 
 /// Reads one feature of the payload into an ``UnleashFeature``, or throws the first problem that
 /// makes it unusable.
@@ -199,7 +200,8 @@ struct FeatureParser {
         let contextName = try string(members["contextName"], at: path + ".contextName")
         let operatorName = try string(members["operator"], at: path + ".operator")
         guard let op = ConstraintOperator(rawValue: operatorName) else {
-            throw RuleProblem(key: name, path: path + ".operator", kind: .unknownOperator(operatorName))
+            let kind = RuleProblem.Kind.unknownOperator(operatorName, known: ConstraintOperator.names)
+            throw RuleProblem(key: name, path: path + ".operator", kind: kind)
         }
         var inverted = try flag(members["inverted"], at: path + ".inverted")
         let caseInsensitive = try flag(members["caseInsensitive"], at: path + ".caseInsensitive")

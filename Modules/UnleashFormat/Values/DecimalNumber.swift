@@ -1,3 +1,5 @@
+import Targeting
+
 /// Numbers written as text, read as Unleash's engine reads them.
 enum DecimalNumber {
     /// A context field as a number, as Rust's `f64::from_str` reads it: an optional sign, then

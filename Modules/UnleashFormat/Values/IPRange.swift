@@ -1,3 +1,5 @@
+import Targeting
+
 /// An IPv4 or IPv6 address with a prefix length: `10.0.0.0/8`, `2001:db8::/32`, or one address.
 ///
 /// Parsed by hand, so that it behaves the same on every platform, and as Unleash's engine parses

@@ -1,4 +1,5 @@
 import Foundation
+import Targeting
 
 /// Checks a `REGEX` constraint's pattern: Unleash uses RE2 syntax, so look-around, back-references
 /// and atomic groups (which this platform's engine would accept) are refused like a syntax error.

@@ -1,3 +1,4 @@
+import ConfigDomain
 import Foundation
 
 /// JavaScript's loose comparisons over ``ConfigValue``s, which GrowthBook's conditions are defined by.

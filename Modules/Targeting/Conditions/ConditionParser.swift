@@ -1,3 +1,4 @@
+import ConfigDomain
 import Foundation
 
 /// Turns a condition's JSON into a ``ConditionNode``, collecting the attributes and groups it names.

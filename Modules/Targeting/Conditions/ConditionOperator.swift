@@ -70,23 +70,6 @@ public enum ConditionOperator: String, Sendable, Hashable, CaseIterable {
     /// None of the listed conditions holds.
     case nor = "$nor"
 
-    /// The operator spelled most like `name` (at most two edits away, case ignored), for "did you mean" hints.
-    public static func closest(to name: String) -> ConditionOperator? {
-        let target = Array(name.lowercased())
-        func distance(_ candidate: ConditionOperator) -> Int {
-            let word = Array(candidate.rawValue.lowercased())
-            var previous = Array(0...word.count)
-            for (i, character) in target.enumerated() {
-                var current = [i + 1]
-                for (j, other) in word.enumerated() {
-                    current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (character == other ? 0 : 1)))
-                }
-                previous = current
-            }
-            return previous[word.count]
-        }
-        let best = allCases.map { ($0, distance($0)) }.min { $0.1 < $1.1 }
-        guard let best, best.1 <= 2 else { return nil }
-        return best.0
-    }
+    /// Every operator's spelling (`$eq`, `$ne`, …), which a ``RuleProblem`` offers for an unknown one.
+    public static let names = allCases.map(\.rawValue)
 }

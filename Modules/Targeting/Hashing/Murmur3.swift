@@ -1,6 +1,7 @@
-/// MurmurHash3, x86 32-bit variant (Austin Appleby's public-domain algorithm), as Unleash uses it.
+/// MurmurHash3, x86 32-bit variant (Austin Appleby's public-domain algorithm), as Unleash's and
+/// flagd's bucketing use it.
 ///
-/// Written out plainly from the published algorithm; `Tests/UnleashFormatTests/Murmur3Tests.swift`
+/// Written out plainly from the published algorithm; `Tests/TargetingLibraryTests/Murmur3Tests.swift`
 /// checks it against the published test vectors. Strings are hashed as their UTF-8 bytes.
 public enum Murmur3 {
     /// The 32-bit hash of `text`'s UTF-8 bytes under `seed`.

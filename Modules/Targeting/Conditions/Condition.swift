@@ -1,3 +1,4 @@
+import ConfigDomain
 import Foundation
 
 /// A targeting condition in GrowthBook's MongoDB-style language, parsed once and evaluated many times.

@@ -1,3 +1,4 @@
+import ConfigDomain
 import Foundation
 
 /// A parsed condition: logical nodes over tests of attribute values (see ``Condition``).

@@ -1,3 +1,4 @@
+import ConfigDomain
 import Foundation
 
 /// Stable bucketing: a seed and an id to a number in `0 ..< 1`, and that number to a variant.

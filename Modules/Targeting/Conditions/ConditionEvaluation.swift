@@ -1,3 +1,4 @@
+import ConfigDomain
 import Foundation
 
 /// One evaluation of a ``Condition``: the type mismatches it met. The context and the saved groups

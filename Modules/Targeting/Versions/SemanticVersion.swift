@@ -4,14 +4,16 @@
 /// `" 1.2.3"` do not, as in Rust's `semver` crate, which Unleash's engine uses. Numbers may be as
 /// large as `UInt64` allows, numeric pre-release identifiers any length. Build metadata is kept but
 /// ignored when comparing.
-struct SemanticVersion: Sendable, Comparable, CustomStringConvertible {
+public struct SemanticVersion: Sendable, Comparable, CustomStringConvertible {
     /// One dot-separated pre-release identifier: numeric ones sort before alphanumeric ones.
-    enum Identifier: Sendable, Comparable {
+    public enum Identifier: Sendable, Comparable {
         /// Digits without a leading zero, compared as a number of any size.
         case numeric(String)
+        /// Letters, digits and hyphens, not all digits, compared by their ASCII bytes.
         case alphanumeric(String)
 
-        static func < (lhs: Identifier, rhs: Identifier) -> Bool {
+        /// Whether `lhs` ranks below `rhs`: numbers by size, others by bytes, numbers first.
+        public static func < (lhs: Identifier, rhs: Identifier) -> Bool {
             switch (lhs, rhs) {
             case (.numeric(let a), .numeric(let b)):
                 a.utf8.count == b.utf8.count ? a.utf8.lexicographicallyPrecedes(b.utf8) : a.utf8.count < b.utf8.count
@@ -22,14 +24,19 @@ struct SemanticVersion: Sendable, Comparable, CustomStringConvertible {
         }
     }
 
-    let major: UInt64
-    let minor: UInt64
-    let patch: UInt64
-    let preRelease: [Identifier]
-    let text: String
+    /// The major version.
+    public let major: UInt64
+    /// The minor version.
+    public let minor: UInt64
+    /// The patch version.
+    public let patch: UInt64
+    /// The pre-release identifiers (`alpha`, `1` in `1.0.0-alpha.1`); empty for a release.
+    public let preRelease: [Identifier]
+    /// The text parsed, build metadata included.
+    public let text: String
 
     /// Parses `text`, or returns nil when it is not a strict semantic version.
-    init?(_ text: String) {
+    public init?(_ text: String) {
         var rest = Substring(text)
         if let plus = rest.firstIndex(of: "+") {
             let build = rest[rest.index(after: plus)...]
@@ -71,7 +78,8 @@ struct SemanticVersion: Sendable, Comparable, CustomStringConvertible {
         !part.isEmpty && part.allSatisfy { $0.isASCIIDigit || ($0.isASCII && $0.isLetter) || $0 == "-" }
     }
 
-    static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+    /// Whether `lhs` ranks below `rhs` (Semantic Versioning's precedence; build metadata ignored).
+    public static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
         if (lhs.major, lhs.minor, lhs.patch) != (rhs.major, rhs.minor, rhs.patch) {
             return (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
         }
@@ -84,14 +92,15 @@ struct SemanticVersion: Sendable, Comparable, CustomStringConvertible {
     }
 
     /// Equal ignoring build metadata.
-    static func == (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+    public static func == (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
         (lhs.major, lhs.minor, lhs.patch) == (rhs.major, rhs.minor, rhs.patch) && lhs.preRelease == rhs.preRelease
     }
 
-    var description: String { text }
+    /// The text parsed.
+    public var description: String { text }
 }
 
 extension Character {
     /// Whether this is one of `0` … `9`.
-    var isASCIIDigit: Bool { isASCII && isNumber }
+    package var isASCIIDigit: Bool { isASCII && isNumber }
 }

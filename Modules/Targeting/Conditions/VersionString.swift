@@ -1,3 +1,4 @@
+import ConfigDomain
 import Foundation
 
 /// Versions made comparable as plain strings, the way GrowthBook's version operators compare them.

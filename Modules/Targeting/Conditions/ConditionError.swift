@@ -1,3 +1,4 @@
+import ConfigDomain
 import Foundation
 
 /// A condition that cannot be read: where in the condition, and what is wrong.
@@ -30,12 +31,14 @@ public struct ConditionError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
-    /// The same problem as a ``RuleProblem`` of `key`'s rule `ruleID`, located under `path` in the payload.
+    /// The same problem as a ``RuleProblem`` of `key`'s rule `ruleID`, located under `path` in the payload;
+    /// an unknown operator is offered the condition language's operators.
     public func ruleProblem(key: String, ruleID: String?, path prefix: String?) -> RuleProblem {
         let location = [prefix, path.isEmpty ? nil : path].compactMap { $0 }.joined(separator: ".")
         switch kind {
         case .unknownOperator(let name):
-            return RuleProblem(key: key, ruleID: ruleID, path: location, kind: .unknownOperator(name))
+            let kind = RuleProblem.Kind.unknownOperator(name, known: ConditionOperator.names)
+            return RuleProblem(key: key, ruleID: ruleID, path: location, kind: kind)
         case .malformed(let why):
             return RuleProblem(key: key, ruleID: ruleID, path: location, kind: .unparsable(why))
         }
