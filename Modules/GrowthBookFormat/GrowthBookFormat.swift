@@ -79,14 +79,15 @@ public struct GrowthBookFormat: PayloadFormat {
         }
         let payload = GrowthBookPayload(features: features, savedGroups: members["savedGroups"], strictness: strictness)
         let shared = GrowthBookFeatureRules.Shared(features: payload.features, savedGroups: payload.savedGroups)
-        var decoded = DecodedPayload(values: [:], ruleProblems: payload.problems)
+        var values: [String: ConfigValue] = [:]
+        var rules: [String: any TargetingRules] = [:]
         for (id, feature) in payload.features {
             if feature.rules.isEmpty {
-                if let value = feature.defaultValue, !value.isNull { decoded.values[id] = value }
+                if let value = feature.defaultValue, !value.isNull { values[id] = value }
             } else {
-                decoded.rules[id] = GrowthBookFeatureRules(id: id, payload: shared)
+                rules[id] = GrowthBookFeatureRules(id: id, payload: shared)
             }
         }
-        return decoded
+        return DecodedPayload(values: values, rules: rules, ruleProblems: payload.problems)
     }
 }

@@ -51,11 +51,12 @@ public struct TargetingJSONFormat: PayloadFormat {
                 reason: "unknown top-level member \"\(member)\"; the document has values, targeting and groups (see FORMAT.md)",
                 path: member)
         }
-        let values = try object(members["values"], at: "values")
+        var values = try object(members["values"], at: "values")
         let targeting = try object(members["targeting"], at: "targeting")
         let groups = try savedGroups(members["groups"])
 
-        var decoded = DecodedPayload(values: values)
+        var rules: [String: any TargetingRules] = [:]
+        var ruleProblems: [String: [RuleProblem]] = [:]
         for key in targeting.keys.sorted() {
             guard let entry = targeting[key] else { continue }
             if values[key] != nil {
@@ -63,20 +64,20 @@ public struct TargetingJSONFormat: PayloadFormat {
                     key: key, path: "targeting.\(key)",
                     kind: .unparsable(
                         "the key is in both values and targeting; keep it in one (a targeted key's default is its \"default\")"))
-                decoded.values[key] = nil
-                decoded.ruleProblems[key] = [problem]
+                values[key] = nil
+                ruleProblems[key] = [problem]
                 continue
             }
             var parser = TargetedKeyParser(key: key, groups: groups)
             switch parser.parse(entry) {
             case .success(let parsed):
-                decoded.rules[key] = parsed.rules
-                if let defaultValue = parsed.defaultValue { decoded.values[key] = defaultValue }
+                rules[key] = parsed.rules
+                if let defaultValue = parsed.defaultValue { values[key] = defaultValue }
             case .failure(let problems):
-                decoded.ruleProblems[key] = problems.list
+                ruleProblems[key] = problems.list
             }
         }
-        return decoded
+        return DecodedPayload(values: values, rules: rules, ruleProblems: ruleProblems)
     }
 
     private func object(_ value: ConfigValue?, at path: String) throws(PayloadError) -> [String: ConfigValue] {

@@ -97,29 +97,31 @@ public struct UnleashFormat: PayloadFormat {
             features: parsed.features, hostname: usesHostname ? UnleashText.lowercased(hostname ?? Self.systemHostname) : "",
             variantSeed: variantSeed, draws: RandomDraws())
 
-        var payload = DecodedPayload(values: [:])
+        var values: [String: ConfigValue] = [:]
+        var rules: [String: any TargetingRules] = [:]
+        var ruleProblems: [String: [RuleProblem]] = [:]
         let featureNames = Set(parsed.features.keys).union(parsed.problems.keys)
         for (featureName, feature) in parsed.features {
-            payload.values[featureName] = .bool(false)
-            payload.rules[featureName] = UnleashFeatureRules(
+            values[featureName] = .bool(false)
+            rules[featureName] = UnleashFeatureRules(
                 key: featureName, feature: featureName, output: .enabled, evaluator: evaluator, warnings: feature.warnings)
             for (key, output) in derivedKeys(featureName) where !featureNames.contains(key) {
-                if output == .variantName { payload.values[key] = .string(Self.disabledVariantName) }
-                payload.rules[key] = UnleashFeatureRules(
+                if output == .variantName { values[key] = .string(Self.disabledVariantName) }
+                rules[key] = UnleashFeatureRules(
                     key: key, feature: featureName, output: output, evaluator: evaluator, warnings: [])
             }
         }
         for (featureName, problems) in parsed.problems {
-            payload.ruleProblems[featureName] = problems
+            ruleProblems[featureName] = problems
             for (key, _) in derivedKeys(featureName) where !featureNames.contains(key) {
-                payload.ruleProblems[key] = problems.map { problem in
+                ruleProblems[key] = problems.map { problem in
                     var moved = problem
                     moved.key = key
                     return moved
                 }
             }
         }
-        return payload
+        return DecodedPayload(values: values, rules: rules, ruleProblems: ruleProblems)
     }
 
     /// The variant-name and payload keys of a feature.

@@ -49,13 +49,4 @@ struct SnapshotMetadataTests {
         #expect(Validators(etag: #""abc""#, lastModified: "Mon").description == #"etag="abc" lastModified=Mon"#)
         #expect(Validators(lastModified: "Mon").description == "lastModified=Mon")
     }
-
-    @Test("a snapshot reads values by key")
-    func snapshotSubscript() {
-        let snapshot = ConfigSnapshot(
-            values: ["a": .int(1)], metadata: SnapshotMetadata(fetchedAt: fetched, contentHash: hash, source: "test"))
-        #expect(snapshot["a"] == .int(1))
-        #expect(snapshot["b"] == nil)
-        #expect(snapshot.metadata.validators == .none)
-    }
 }

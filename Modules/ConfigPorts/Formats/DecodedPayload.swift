@@ -6,13 +6,16 @@ import Foundation
 /// For a key with rules, `values` holds its default: the value served when no rule decides (absent
 /// when the dialect has none). A key with problems is rejected alone: leave it out of `rules`, and
 /// the client reports its problems and keeps its last good value.
-public struct DecodedPayload: Sendable {
+///
+/// Immutable and shared: a client's states hold the payload they were resolved from by reference,
+/// so each raw value is kept once, here.
+public final class DecodedPayload: Sendable {
     /// Values by key (for keys with rules: the default).
-    public var values: [String: ConfigValue]
+    public let values: [String: ConfigValue]
     /// Targeting rules by key.
-    public var rules: [String: any TargetingRules]
+    public let rules: [String: any TargetingRules]
     /// Problems that rejected a key's rules, by key.
-    public var ruleProblems: [String: [RuleProblem]]
+    public let ruleProblems: [String: [RuleProblem]]
 
     /// Creates a decoded payload.
     public init(
@@ -21,10 +24,5 @@ public struct DecodedPayload: Sendable {
         self.values = values
         self.rules = rules
         self.ruleProblems = ruleProblems
-    }
-
-    /// A snapshot of these values and rules with `metadata`.
-    public func snapshot(_ metadata: SnapshotMetadata) -> ConfigSnapshot {
-        ConfigSnapshot(values: values, metadata: metadata, rules: rules, ruleProblems: ruleProblems)
     }
 }

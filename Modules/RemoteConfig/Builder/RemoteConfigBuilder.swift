@@ -194,15 +194,15 @@ public struct RemoteConfigBuilder: Sendable {
             return OverrideLayer(name: source.name, snapshot: snapshot)
         }
         var statuses: [EngineStatus] = []
-        var snapshots: [ConfigSnapshot?] = []
+        var payloads: [DecodedPayload?] = []
         for provider in providers.settings {
             var status = EngineStatus()
             status.scheduler.periodicInterval = settings.periodicInterval
-            snapshots.append(loadCache(of: provider, into: &status, sink: buildSink))
+            payloads.append(loadCache(of: provider, into: &status, sink: buildSink))
             statuses.append(status)
         }
         let sources = ValueSources(
-            overrides: layers, snapshots: snapshots,
+            overrides: layers, payloads: payloads, origins: statuses.map { $0.active?.source ?? "" },
             providerNames: providers.settings.map(\.configurationName), precedence: providers.precedence, bundled: bundled,
             context: settings.context)
 
@@ -273,9 +273,9 @@ public struct RemoteConfigBuilder: Sendable {
         }
     }
 
-    /// The provider's cached snapshot, decoded (promoting a pending one first under next-launch
-    /// activation), with the cache's answer in `status` and reported to `sink`.
-    private func loadCache(of settings: ClientSettings, into status: inout EngineStatus, sink: EventSink) -> ConfigSnapshot? {
+    /// The provider's cached payload, decoded (promoting a pending one first under next-launch
+    /// activation), with its metadata and the cache's answer in `status`, reported to `sink`.
+    private func loadCache(of settings: ClientSettings, into status: inout EngineStatus, sink: EventSink) -> DecodedPayload? {
         guard let cache = settings.cache else { return nil }
         let name = settings.configurationName
         status.cache = .empty
@@ -294,12 +294,13 @@ public struct RemoteConfigBuilder: Sendable {
                 return nil
             }
             do throws(PayloadError) {
-                let snapshot = try settings.format.decodePayload(cached.payload).snapshot(cached.metadata)
+                let payload = try settings.format.decodePayload(cached.payload)
                 status.cache = .inSync
+                status.active = cached.metadata
                 sink.emit(
                     .cacheLoaded(
                         name: name, fetchedAt: cached.metadata.fetchedAt, freshness: settings.freshness(of: cached.metadata)))
-                return snapshot
+                return payload
             } catch {
                 let cacheError = CacheError(
                     .corrupt(.badMetadata),

@@ -17,8 +17,8 @@ public struct ConfigView: Sendable {
     /// The generation of this state.
     public var generation: UInt64 { state.generation }
 
-    /// The snapshot metadata of this state, if any.
-    public var snapshotMetadata: SnapshotMetadata? { state.snapshot?.metadata }
+    /// The metadata of the builder's own fetcher's active snapshot, if any.
+    public var snapshotMetadata: SnapshotMetadata? { client.engine.activeMetadata }
 
     /// Explains a key in this state.
     public func explain<Value>(_ key: ConfigKey<Value>) -> Explanation { client.explain(key, in: state) }

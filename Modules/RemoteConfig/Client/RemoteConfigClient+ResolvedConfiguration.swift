@@ -46,7 +46,7 @@ extension RemoteConfigClient: ResolvedConfiguration {
         let registry = self.registry
         return ResolvedValues(generation: state.generation) { name in
             guard let slot = registry.slot(named: name) else {
-                return state.snapshot?.values[name].map { ResolvedValues.Entry(value: $0, isSecret: false) }
+                return state.sources.payloads[0]?.values[name].map { ResolvedValues.Entry(value: $0, isSecret: false) }
             }
             return Self.entry(of: registry.keys[slot], slot: slot, name: name, in: state)
         }

@@ -137,7 +137,7 @@ public final class RemoteConfigClient: Sendable {
         case .cacheOnly:
             let expired = engines.filter { $0.freshness() == .expired }.map(\.provider)
             guard !expired.isEmpty else { return self[key] }
-            return resolvedAlone(key, sources: cell.load().sources.withoutSnapshots(of: expired))
+            return resolvedAlone(key, sources: cell.load().sources.withoutPayloads(of: expired))
         }
     }
 
@@ -220,7 +220,7 @@ public final class RemoteConfigClient: Sendable {
         targeting: TargetingDecision?, in state: ResolvedState
     ) -> Explanation {
         let described = provider ?? 0
-        let metadata = state.snapshot(of: described)?.metadata
+        let metadata = engines[described].activeMetadata
         let settings = engines[described].settings
         return Explanation(
             key: name, isRegistered: isRegistered, value: value, layer: layer, rejected: rejected,
@@ -238,8 +238,8 @@ public final class RemoteConfigClient: Sendable {
     public var status: ClientStatus {
         let state = cell.load()
         return ClientStatus(
-            keyCount: registry.keys.count, generation: state.generation, own: engine.providerStatus(in: state),
-            others: engines.dropFirst().map { $0.providerStatus(in: state) })
+            keyCount: registry.keys.count, generation: state.generation, own: engine.providerStatus(),
+            others: engines.dropFirst().map { $0.providerStatus() })
     }
 
     // MARK: Updates

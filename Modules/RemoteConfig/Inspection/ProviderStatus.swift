@@ -26,13 +26,13 @@ public struct ProviderStatus: Sendable, Hashable {
 extension RefreshEngine {
     /// This provider's active snapshot's freshness now, or nil when it has none.
     func freshness() -> Freshness? {
-        cell.load().snapshot(of: provider).map { settings.freshness(of: $0.metadata) }
+        activeMetadata.map { settings.freshness(of: $0) }
     }
 
-    /// This provider's status, with its snapshot in `state`.
-    func providerStatus(in state: ResolvedState) -> ProviderStatus {
+    /// This provider's status.
+    func providerStatus() -> ProviderStatus {
         let status = self.status
-        let metadata = state.snapshot(of: provider)?.metadata
+        let metadata = status.active
         return ProviderStatus(
             name: settings.configurationName, freshness: metadata.map { settings.freshness(of: $0) }, snapshot: metadata,
             lastFetch: status.lastFetch, lastOutcome: status.lastOutcome, lastError: status.lastError,

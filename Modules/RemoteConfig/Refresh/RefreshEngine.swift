@@ -2,8 +2,12 @@ import ConfigDomain
 import ConfigPorts
 import Foundation
 
-/// Fetches, decodes, activates and persists one remote provider's snapshots (a client has one
+/// Fetches, decodes, activates and persists one remote provider's payloads (a client has one
 /// engine per fetcher; `settings` holds this provider's fetcher, cache name and format).
+///
+/// The client's state holds the provider's decoded payload; the engine holds its metadata (when
+/// fetched, validators, content hash): a `304 Not Modified` renews that metadata here and in the
+/// cache, and resolves nothing.
 ///
 /// One `Locked` value holds the engine's state: its scheduler, its pending snapshot and its
 /// refresh in flight. A refresh in flight is a stored `Task`: callers that arrive while it runs
@@ -87,9 +91,7 @@ final class RefreshEngine: Sendable {
                 waiters = s.takeWaiters()
                 return .running(flight.task)
             }
-            if onlyIfStale, let metadata = cell.load().snapshot(of: provider)?.metadata,
-                settings.freshness(of: metadata) == .fresh
-            {
+            if onlyIfStale, let metadata = s.status.active, settings.freshness(of: metadata) == .fresh {
                 return .fresh
             }
             let scheduler = s.status.scheduler
@@ -128,11 +130,13 @@ final class RefreshEngine: Sendable {
     /// The refresh in flight now, if any.
     var currentFlight: Task<Result<RefreshResult, ConfigError>, Never>? { state.withLock { $0.flight?.task } }
 
-    /// Whether the snapshot held (the pending one if any, else the active one) is the version `version` names.
+    /// Whether the payload held (the pending one if any, else the active one) is the version `version` names.
     func holds(version: String) -> Bool {
-        let held = state.withLock { $0.pending?.snapshot ?? cell.load().snapshot(of: provider) }
-        return held.map { ChangeSignal.isSameVersion(version, as: $0.metadata.validators) } ?? false
+        state.withLock { $0.held }.map { ChangeSignal.isSameVersion(version, as: $0.validators) } ?? false
     }
+
+    /// The metadata of the active payload, or nil when there is none.
+    var activeMetadata: SnapshotMetadata? { state.withLock { $0.status.active } }
 
     /// Suspends until the refresh in flight has at least `count` callers (tests use it to make races deterministic).
     func waitForParticipants(_ count: Int) async {
@@ -153,31 +157,26 @@ final class RefreshEngine: Sendable {
     }
 
     /// Fetches (or takes the `pushed` payload), then applies what came back.
+    ///
+    /// A `304` renews the held payload's metadata. When the cache has lost that payload's bytes (the
+    /// system purged it), one unconditional fetch brings them back: the same bytes are stored again,
+    /// and other bytes are a new payload, applied like any other.
     private func fetchAndApply(pushed: FetchedPayload?) async -> Result<RefreshResult, ConfigError> {
         emit(.refreshStarted)
         let started = settings.clock.now()
         let held = state.withLock { s in
             s.status.scheduler.lastAttempt = started
-            return s.pending?.snapshot ?? cell.load().snapshot(of: provider)
+            return s.held
         }
-        let fetched: FetchResult
-        do throws(FetchError) {
-            if let pushed {
-                fetched = .modified(pushed)
-            } else {
-                fetched = try await settings.fetcher.fetch(
-                    FetchRequest(validators: held?.metadata.validators ?? .none, configurationName: settings.configurationName))
-            }
-        } catch {
-            emitFetched(.failed(error), since: started)
-            return fail(.fetch(error), retry: error.retry)
+        if let pushed { return await apply(pushed, held: held, now: settings.clock.now()) }
+        var fetched: FetchResult
+        switch await fetch(validators: held?.validators ?? .none, since: started) {
+        case .success(let result): fetched = result
+        case .failure(let error): return fail(.fetch(error), retry: error.retry)
         }
-        if pushed == nil { emitFetched(fetched.outcome, since: started) }  // a pushed payload was not fetched
         if state.withLock({ $0.stopped }) { return .failure(.stopped) }
         let now = settings.clock.now()
-
-        switch fetched {
-        case .notModified(let validators):
+        if case .notModified(let validators) = fetched {
             guard let held else {
                 let error = FetchError(
                     .other, retry: .backoff,
@@ -185,12 +184,31 @@ final class RefreshEngine: Sendable {
                         + "validators; check the fetcher or the server")
                 return fail(.fetch(error), retry: .backoff)
             }
-            if await renew(held.metadata.renewed(at: now, validators: validators)) == .cacheLostPayload {
-                await repairCache(held: held, now: now)
+            let renewed = held.renewed(at: now, validators: validators)
+            guard await renew(renewed) == .cacheLostPayload,
+                case .success(let repair) = await fetch(validators: .none, since: settings.clock.now())
+            else { return succeed(.unchanged, at: now) }
+            fetched = repair
+            if case .modified(let payload) = repair, ContentHash(of: payload.bytes) == held.contentHash {
+                await persistActive(
+                    CachedSnapshot(payload: payload.bytes, metadata: renewed.renewed(at: now, validators: payload.validators)))
+                return succeed(.unchanged, at: now)
             }
-            return succeed(.unchanged, at: now)
-        case .modified(let payload):
-            return await apply(payload, held: held, now: now)
+        }
+        guard case .modified(let payload) = fetched else { return succeed(.unchanged, at: now) }
+        return await apply(payload, held: held, now: now)
+    }
+
+    /// Asks the fetcher for the payload, sending `validators`, and reports what it answered.
+    private func fetch(validators: Validators, since started: Date) async -> Result<FetchResult, FetchError> {
+        do throws(FetchError) {
+            let fetched = try await settings.fetcher.fetch(
+                FetchRequest(validators: validators, configurationName: settings.configurationName))
+            emitFetched(fetched.outcome, since: started)
+            return .success(fetched)
+        } catch {
+            emitFetched(.failed(error), since: started)
+            return .failure(error)
         }
     }
 
@@ -199,43 +217,43 @@ final class RefreshEngine: Sendable {
         emit(.fetched(outcome, duration: max(0, settings.clock.now().timeIntervalSince(started))))
     }
 
-    /// Decodes a fetched payload and activates it (or keeps it pending, by policy), then persists it.
-    private func apply(_ payload: FetchedPayload, held: ConfigSnapshot?, now: Date) async -> Result<RefreshResult, ConfigError> {
+    /// Decodes a fetched or pushed payload and activates it (or keeps it pending, by policy), then persists it.
+    private func apply(_ payload: FetchedPayload, held: SnapshotMetadata?, now: Date) async -> Result<RefreshResult, ConfigError> {
         let hash = ContentHash(of: payload.bytes)
         let metadata = SnapshotMetadata(
             fetchedAt: now, validators: payload.validators, contentHash: hash, source: payload.source,
             ttlHint: payload.ttlHint, signature: payload.signature)
-        if let held, held.metadata.contentHash == hash {
-            if await renew(held.metadata.renewed(at: now, validators: payload.validators)) == .cacheLostPayload {
+        if let held, held.contentHash == hash {
+            if await renew(held.renewed(at: now, validators: payload.validators)) == .cacheLostPayload {
                 // With the held signature, which was verified for these very bytes.
                 var repaired = metadata
-                repaired.signature = held.metadata.signature
+                repaired.signature = held.signature
                 await persistActive(CachedSnapshot(payload: payload.bytes, metadata: repaired))
             }
             return succeed(.unchanged, at: now)
         }
         do throws(SignatureError) {
-            try settings.signatures?.check(payload.bytes, metadata: metadata, held: held?.metadata)
+            try settings.signatures?.check(payload.bytes, metadata: metadata, held: held)
         } catch {
             return fail(.signature(error), retry: .doNotRetry)
         }
-        let snapshot: ConfigSnapshot
+        let decoded: DecodedPayload
         do throws(PayloadError) {
-            snapshot = try settings.format.decodePayload(payload.bytes).snapshot(metadata)
+            decoded = try settings.format.decodePayload(payload.bytes)
         } catch {
             return fail(.payload(error.from(payload.source)), retry: .backoff)
         }
         let cached = CachedSnapshot(payload: payload.bytes, metadata: metadata)
         if settings.activation == .immediate {
-            let output = activate(snapshot, cause: .refresh)
+            let output = activate(decoded, metadata: metadata, cause: .refresh)
             emit(.refreshed(changedKeys: output.changedKeys))
             await recordLastGood(of: output.state)
             await persistActive(cached)
-            if let refused = everyValueRejected(in: output, of: snapshot) { return fail(.rejected(refused), retry: .backoff) }
+            if let refused = everyValueRejected(in: output) { return fail(.rejected(refused), retry: .backoff) }
             return succeed(.updated(changedKeys: output.changedKeys), at: now)
         }
-        let preview = activator.preview(snapshot, of: provider)
-        reportMistypedKeys(of: snapshot, unread: preview.unreadSnapshotKeys)
+        let (preview, previewedOn) = activator.preview(decoded, from: payload.source, as: provider)
+        reportMistypedKeys(of: decoded, unread: preview.unreadSnapshotKeys)
         var storedInCache = false
         if settings.activation == .nextLaunch, let cache = settings.cache {
             // The next launch activates this payload: what it will keep as last good is what the preview kept.
@@ -248,47 +266,27 @@ final class RefreshEngine: Sendable {
             }
         }
         state.withLock { s in
-            s.pending = PendingSnapshot(snapshot: snapshot, payload: payload.bytes, storedInCache: storedInCache)
+            s.pending = PendingSnapshot(
+                payload: decoded, cached: cached, storedInCache: storedInCache, preview: preview, previewedOn: previewedOn)
             s.status.pendingActivation = true
         }
         emit(.pendingStored(changedKeys: preview.changedKeys))
-        if let refused = everyValueRejected(in: preview, of: snapshot) { return fail(.rejected(refused), retry: .backoff) }
+        if let refused = everyValueRejected(in: preview) { return fail(.rejected(refused), retry: .backoff) }
         return succeed(.pendingActivation(changedKeys: preview.changedKeys), at: now)
     }
 
-    /// The first of the snapshot's values that `output` refused, when it refused every value the
-    /// snapshot offered the registered keys (so none reads from it): such a refresh fails, though
-    /// the snapshot is held, so that a later fetch of the same payload answers "not modified".
-    private func everyValueRejected(in output: Resolver.Output, of snapshot: ConfigSnapshot) -> Rejection? {
+    /// The first of this provider's values that `output` refused, when it refused every value the
+    /// payload offered the registered keys (so none reads from it): such a refresh fails, though
+    /// the payload is held, so that a later fetch of the same payload answers "not modified".
+    private func everyValueRejected(in output: Resolver.Output) -> Rejection? {
         let state = output.state
         if state.layers.contains(.snapshot(provider)) { return nil }
         // A value an override hides still passed.
         if state.hiddenRemote.values.contains(where: { $0.provider == provider && !$0.isKept }) { return nil }
-        let origin = RemoteSnapshot(provider: provider, snapshot: snapshot).origin
+        let origin = state.sources.rejectionOrigin(of: provider)
         return state.rejections.keys.sorted().lazy.compactMap { slot in
             state.rejections[slot]?.first { $0.origin == origin }
         }.first
-    }
-
-    /// The cache lost the payload a 304 confirmed (the OS purged it): fetch it once unconditionally and store it.
-    private func repairCache(held: ConfigSnapshot, now: Date) async {
-        let started = settings.clock.now()
-        let fetched: FetchResult
-        do throws(FetchError) {
-            fetched = try await settings.fetcher.fetch(
-                FetchRequest(validators: .none, configurationName: settings.configurationName))
-        } catch {
-            emitFetched(.failed(error), since: started)
-            return
-        }
-        emitFetched(fetched.outcome, since: started)
-        guard case .modified(let payload) = fetched else { return }
-        if ContentHash(of: payload.bytes) == held.metadata.contentHash {
-            await persistActive(
-                CachedSnapshot(payload: payload.bytes, metadata: held.metadata.renewed(at: now, validators: payload.validators)))
-        } else {
-            _ = await apply(payload, held: held, now: now)
-        }
     }
 
     private func succeed(_ result: RefreshResult, at now: Date) -> Result<RefreshResult, ConfigError> {
@@ -335,32 +333,36 @@ final class RefreshEngine: Sendable {
 
     // MARK: Activation
 
-    /// Makes `snapshot` this provider's active snapshot through the client's ``Activator``;
-    /// returns the keys whose value changed.
+    /// Makes `payload`, described by `metadata`, this provider's active payload through the client's
+    /// ``Activator``; returns what changed.
     @discardableResult
-    private func activate(_ snapshot: ConfigSnapshot, cause: ConfigUpdate.Cause) -> Resolver.Output {
-        let output = activator.activate(cause: cause) { $0.snapshots[provider] = snapshot }
-        if cause == .refresh { reportMistypedKeys(of: snapshot, unread: output.unreadSnapshotKeys) }
+    private func activate(_ payload: DecodedPayload, metadata: SnapshotMetadata, cause: ConfigUpdate.Cause) -> Resolver.Output {
+        state.withLock { $0.status.active = metadata }
+        let output = activator.activate(cause: cause) { $0.activate(payload, from: metadata.source, as: provider) }
+        if cause == .refresh { reportMistypedKeys(of: payload, unread: output.unreadSnapshotKeys) }
         return output
     }
 
-    /// Applies the snapshot waiting for activation, if there is one.
+    /// Applies the payload waiting for activation, if there is one: the state its preview resolved,
+    /// unless another activation came in between.
     func activatePending() async -> RefreshResult? {
         let waiting = state.withLock { s in
             defer { s.pending = nil; s.status.pendingActivation = false }
+            if let pending = s.pending { s.status.active = pending.cached.metadata }
             return s.pending
         }
         guard let waiting else { return nil }
-        let output = activate(waiting.snapshot, cause: .activation)
+        let metadata = waiting.cached.metadata
+        let output = activator.activate(waiting.preview, resolvedOn: waiting.previewedOn, cause: .activation) {
+            $0.activate(waiting.payload, from: metadata.source, as: provider)
+        }
         await recordLastGood(of: output.state)
         if let cache = settings.cache {
             do throws(CacheError) {
                 if waiting.storedInCache {
                     _ = try cache.promotePending(settings.configurationName)
                 } else {
-                    try await cache.store(
-                        CachedSnapshot(payload: waiting.payload, metadata: waiting.snapshot.metadata),
-                        as: settings.configurationName, slot: .active)
+                    try await cache.store(waiting.cached, as: settings.configurationName, slot: .active)
                 }
                 state.withLock { $0.status.cache = .inSync }
             } catch {
@@ -372,16 +374,17 @@ final class RefreshEngine: Sendable {
 
     private enum Renewal { case renewed, cacheLostPayload }
 
-    /// Renews the held snapshot's metadata (a 304, or the same bytes again), in memory and in the cache.
+    /// Renews the held payload's metadata (a 304, or the same bytes again), in memory and in the cache;
+    /// nothing is resolved again.
     private func renew(_ metadata: SnapshotMetadata) async -> Renewal {
         let renewedPending = state.withLock { s in
             if s.pending != nil {
-                s.pending?.snapshot.metadata = metadata
+                s.pending?.cached.metadata = metadata
                 return true
             }
+            s.status.active = metadata
             return false
         }
-        if !renewedPending { activator.renew(metadata, of: provider) }
         guard !renewedPending, let cache = settings.cache else { return .renewed }
         do throws(CacheError) {
             try await cache.renew(metadata, for: settings.configurationName)
@@ -429,10 +432,10 @@ final class RefreshEngine: Sendable {
 
     /// Reports payload keys that look like a registered key spelled differently (`Max-Retries` for
     /// `max_retries`), each name once: a payload that keeps it does not repeat the event on every refresh.
-    private func reportMistypedKeys(of snapshot: ConfigSnapshot, unread: Int) {
+    private func reportMistypedKeys(of payload: DecodedPayload, unread: Int) {
         guard unread > 0 else { return }
         let registry = activator.resolver.registry
-        let mistyped = snapshot.values.keys.filter { registry.slot(named: $0) == nil }.sorted().compactMap { name in
+        let mistyped = payload.values.keys.filter { registry.slot(named: $0) == nil }.sorted().compactMap { name in
             registry.likelyIntended(name).map { (name: name, intended: $0) }
         }
         let new = state.withLock { s in mistyped.filter { s.reportedMistypedKeys.insert($0.name).inserted } }
@@ -476,6 +479,9 @@ struct EngineState {
 
     init(status: EngineStatus) { self.status = status }
 
+    /// The metadata of the payload held: the pending one if any, else the active one.
+    var held: SnapshotMetadata? { pending?.cached.metadata ?? status.active }
+
     /// Removes and returns the waiters the flight's participants now satisfy.
     mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
         let count = flight?.participants ?? 0
@@ -492,16 +498,22 @@ struct Flight {
     var participants: Int
 }
 
-/// A fetched snapshot waiting for activation, with its original bytes.
+/// A fetched payload waiting for activation: decoded, as stored, and the state its activation resolves to.
 struct PendingSnapshot: Sendable {
-    var snapshot: ConfigSnapshot
-    var payload: Data
+    let payload: DecodedPayload
+    /// Its bytes and metadata.
+    var cached: CachedSnapshot
     /// Whether the cache holds it in its pending slot (next-launch policy).
-    var storedInCache: Bool
+    let storedInCache: Bool
+    /// What activating it resolved to, and the generation of the state that resolution started from.
+    let preview: Resolver.Output
+    let previewedOn: UInt64
 }
 
 /// The engine's bookkeeping that `status` reads.
 struct EngineStatus: Sendable {
+    /// The metadata of the active payload (when fetched, validators, content hash), or nil when there is none.
+    var active: SnapshotMetadata?
     var lastFetch: Date?
     var lastOutcome: RefreshResult?
     var lastError: ConfigError?

@@ -81,20 +81,37 @@ final class Activator: Sendable {
         updates.send(ConfigUpdate(changedKeys: output.changedKeys, cause: cause, generation: generation))
     }
 
-    /// What activating `snapshot` as `provider`'s would change, without activating it.
-    func preview(_ snapshot: ConfigSnapshot, of provider: Int) -> Resolver.Output {
+    /// What activating `payload`, from `origin`, as `provider`'s would change, without activating it;
+    /// with the generation of the state it started from, for ``activate(_:resolvedOn:cause:change:)``.
+    func preview(_ payload: DecodedPayload, from origin: String, as provider: Int) -> (Resolver.Output, UInt64) {
         let previous = cell.load()
         var sources = previous.sources
-        sources.snapshots[provider] = snapshot
-        return resolver.resolve(sources: sources, previous: previous, generation: 0)
+        sources.activate(payload, from: origin, as: provider)
+        return (resolver.resolve(sources: sources, previous: previous, generation: 0), previous.generation)
     }
 
-    /// Renews `provider`'s snapshot metadata (a 304) in a new state with the same values.
-    func renew(_ metadata: SnapshotMetadata, of provider: Int) {
-        state.withLock { s in
+    /// Activates `preview`, resolved by ``preview(_:from:as:)`` from the state of generation
+    /// `generation`, when that state is still the current one: the keys are not resolved a second
+    /// time. After another activation in between, resolves `change` of the current state instead.
+    @discardableResult
+    func activate(
+        _ preview: Resolver.Output, resolvedOn generation: UInt64, cause: ConfigUpdate.Cause,
+        change: (inout ValueSources) -> Void
+    ) -> Resolver.Output {
+        let (output, newGeneration) = state.withLock { s in
+            let previous = cell.load()
+            guard previous.generation == generation else {
+                var sources = previous.sources
+                change(&sources)
+                return resolve(sources, previous: previous, in: &s)
+            }
             s.generation += 1
-            cell.replace(with: cell.load().renewing(metadata, of: provider, generation: s.generation))
+            let output = preview.renumbered(s.generation)
+            cell.replace(with: output.state)
+            return (output, s.generation)
         }
+        publish(output, generation: newGeneration, cause: cause)
+        return output
     }
 
     /// Replaces one override source's values and re-resolves if anything changed.

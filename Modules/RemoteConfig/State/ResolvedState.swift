@@ -45,24 +45,16 @@ final class ResolvedState: Sendable {
         self.generation = generation
     }
 
-    /// The active snapshot of the builder's own fetcher (provider 0), if any.
-    var snapshot: ConfigSnapshot? { snapshot(of: 0) }
-
-    /// The active snapshot of `provider`, if any.
-    func snapshot(of provider: Int) -> ConfigSnapshot? { sources.snapshots[provider] }
-
     /// The override snapshots, in precedence order, this state was resolved with.
     var overrides: [OverrideLayer] { sources.overrides }
 
     /// The evaluation context the snapshots' targeting rules were evaluated for.
     var context: EvaluationContext { sources.context }
 
-    /// The same values with `provider`'s snapshot metadata renewed (after a 304) under a new generation.
-    func renewing(_ metadata: SnapshotMetadata, of provider: Int, generation: UInt64) -> ResolvedState {
-        var renewed = sources
-        renewed.snapshots[provider]?.metadata = metadata
-        return ResolvedState(
-            values: values, layers: layers, hiddenRemote: hiddenRemote, rejections: rejections, sources: renewed,
+    /// The same state numbered `generation` (a previewed state, activated as it was resolved).
+    func renumbered(_ generation: UInt64) -> ResolvedState {
+        ResolvedState(
+            values: values, layers: layers, hiddenRemote: hiddenRemote, rejections: rejections, sources: sources,
             targetedRaws: targetedRaws, generation: generation)
     }
 
@@ -70,8 +62,8 @@ final class ResolvedState: Sendable {
     func remoteValue(at slot: Int, name: String) -> SnapshotValue? {
         switch layers[slot] {
         case .snapshot(let provider):
-            guard let snapshot = snapshot(of: provider), let raw = snapshotRaw(at: slot, name: name) else { return nil }
-            return SnapshotValue(box: values[slot], raw: raw, source: snapshot.metadata.source, provider: provider)
+            guard let raw = snapshotRaw(at: slot, name: name) else { return nil }
+            return SnapshotValue(box: values[slot], raw: raw, source: sources.origins[provider], provider: provider)
         case .lastGood, .override, .bundled, .defaultValue:
             return hiddenRemote[slot]
         }
@@ -93,7 +85,7 @@ final class ResolvedState: Sendable {
     func snapshotRaw(at slot: Int, name: String) -> ConfigValue? {
         guard case .snapshot(let provider) = layers[slot] else { return nil }
         if slot < targetedRaws.count { return targetedRaws[slot] }
-        return snapshot(of: provider)?.values[name]
+        return sources.payloads[provider]?.values[name]
     }
 
     /// What the targeting rules of `slot`'s key (named `name`) decide in this state's context, if it has
@@ -124,7 +116,7 @@ final class ResolvedState: Sendable {
             let layer = overrides[position]
             return .override(
                 source: layer.name, position: position, origin: layer.snapshot.values[name]?.origin ?? layer.name)
-        case .snapshot(let provider): return .snapshot(source: snapshot(of: provider)?.metadata.source ?? "")
+        case .snapshot(let provider): return .snapshot(source: sources.origins[provider])
         case .lastGood: return .lastGoodSnapshot(source: lastGood?.source ?? "")
         case .bundled(let index): return .bundledDefaults(source: sources.bundled[index].source)
         case .defaultValue: return .defaultValue

@@ -2,33 +2,11 @@ import ConfigDomain
 import ConfigPorts
 import Foundation
 
-/// A provider's active snapshot, held by reference while one resolution reads it for every key:
-/// a key's resolution then copies one reference, not the snapshot's many fields.
-final class RemoteSnapshot: Sendable {
-    let provider: Int
-    let snapshot: ConfigSnapshot
-
-    init(provider: Int, snapshot: ConfigSnapshot) {
-        self.provider = provider
-        self.snapshot = snapshot
-    }
-
-    /// The active snapshots of `sources`, in precedence order.
-    static func all(in sources: ValueSources) -> [RemoteSnapshot] {
-        sources.precedence.compactMap { provider in
-            sources.snapshots[provider].map { RemoteSnapshot(provider: provider, snapshot: $0) }
-        }
-    }
-
-    /// Where the snapshot's values come from, as a rejection names it.
-    var origin: String { "snapshot \(snapshot.metadata.source)" }
-}
-
 /// Resolves every registered key, layer by layer, into one immutable ``ResolvedState``.
 ///
 /// For each key the first candidate that converts and passes the key's rules wins: the overrides
 /// in order, then the value the app wrote to it, then the providers' snapshots in precedence
-/// order, then the key's last good value from an earlier snapshot (only when every snapshot's
+/// order, then the key's last good value from an earlier payload (only when every payload's
 /// value was rejected), then the bundled defaults, then the default. Every refused candidate is
 /// kept as a ``Rejection``. This is the only place values are converted and checked.
 /// A key with targeting rules in a snapshot takes that snapshot's candidate from them, evaluated
@@ -45,6 +23,13 @@ struct Resolver {
         let changedKeys: [String]
         /// How many snapshot keys no registered key reads (a key counts once per snapshot that has it).
         let unreadSnapshotKeys: Int
+
+        /// The same output, its state numbered `generation`.
+        func renumbered(_ generation: UInt64) -> Output {
+            Output(
+                state: state.renumbered(generation), newRejections: newRejections, changedKeys: changedKeys,
+                unreadSnapshotKeys: unreadSnapshotKeys)
+        }
     }
 
     /// Resolves every key against `sources` (the snapshots' rules evaluated for `sources.context`);
@@ -66,10 +51,9 @@ struct Resolver {
         var newRejections: [Rejection] = []
         var changed: [String] = []
         var matched = 0
-        let remotes = RemoteSnapshot.all(in: sources)
 
         for (slot, key) in keys.enumerated() {
-            let resolved = Self.resolve(key, slot: slot, sources: sources, remotes: remotes, previous: previous, stored: stored)
+            let resolved = Self.resolve(key, slot: slot, sources: sources, previous: previous, stored: stored)
             values.append(resolved.box)
             if hasRules {
                 var raw: ConfigValue?
@@ -97,7 +81,7 @@ struct Resolver {
         return Output(
             state: state, newRejections: newRejections,
             changedKeys: changed,
-            unreadSnapshotKeys: sources.snapshotKeyCount - matched)
+            unreadSnapshotKeys: sources.payloadKeyCount - matched)
     }
 
     /// One key's value and how it was reached.
@@ -117,21 +101,17 @@ struct Resolver {
 
     /// Resolves one key; `slot` and `previous` (the state this one replaces) supply its last good
     /// value and default box, and are nil for a key read without being registered.
-    /// `remotes` are the sources' snapshots (``RemoteSnapshot/all(in:)``), when the caller resolves many keys.
     static func resolve<Key: ConfigKeyRepresentable>(
-        _ key: Key, slot: Int?, sources: ValueSources, remotes: [RemoteSnapshot]? = nil, previous: ResolvedState?,
-        stored: StoredLastGood? = nil
+        _ key: Key, slot: Int?, sources: ValueSources, previous: ResolvedState?, stored: StoredLastGood? = nil
     ) -> KeyResolution {
         let key = key.configKey
-        let remotes = remotes ?? RemoteSnapshot.all(in: sources)
-        var resolution = resolve(key, slot: slot, sources: sources, remotes: remotes, previous: previous, stored: stored)
+        var resolution = resolve(key, slot: slot, sources: sources, previous: previous, stored: stored)
         if let slot, let previous { resolution.changed = !same(key, previous, slot, as: resolution) }
         return resolution
     }
 
     private static func resolve<Value>(
-        _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, remotes: [RemoteSnapshot], previous: ResolvedState?,
-        stored: StoredLastGood?
+        _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, previous: ResolvedState?, stored: StoredLastGood?
     ) -> KeyResolution {
         let name = key.name
         var rejected: [Rejection] = []
@@ -140,9 +120,7 @@ struct Resolver {
             guard let candidate = layer.snapshot.values[name] else { return nil }
             switch key.converter.accept(candidate.content, for: key, origin: candidate.origin) {
             case .success(let box):
-                let hidden = remote(
-                    key, slot: slot, remotes: remotes, context: sources.context, previous: previous, stored: stored,
-                    rejected: &rejected)
+                let hidden = remote(key, slot: slot, sources: sources, previous: previous, stored: stored, rejected: &rejected)
                 return KeyResolution(
                     box: box, layer: position, candidate: candidate.content, hiddenRemote: hidden.value,
                     rejected: rejected, snapshotsHolding: hidden.holding)
@@ -154,9 +132,7 @@ struct Resolver {
         for (position, layer) in sources.overrides.enumerated() {
             if let won = local(layer, as: .override(position)) { return won }
         }
-        let fromSnapshots = remote(
-            key, slot: slot, remotes: remotes, context: sources.context, previous: previous, stored: stored,
-            rejected: &rejected)
+        let fromSnapshots = remote(key, slot: slot, sources: sources, previous: previous, stored: stored, rejected: &rejected)
         if let value = fromSnapshots.value {
             let isCurrent = fromSnapshots.isCurrent
             return KeyResolution(
@@ -184,22 +160,23 @@ struct Resolver {
     /// in precedence order, that passes; else, when some snapshot had a candidate or rejected the
     /// key's rules, the last good one: from `previous`, or at build from `stored`. `holding` counts those snapshots.
     private static func remote<Value>(
-        _ key: ConfigKey<Value>, slot: Int?, remotes: [RemoteSnapshot], context: EvaluationContext,
-        previous: ResolvedState?, stored: StoredLastGood?, rejected: inout [Rejection]
+        _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, previous: ResolvedState?, stored: StoredLastGood?,
+        rejected: inout [Rejection]
     ) -> (value: SnapshotValue?, isCurrent: Bool, holding: Int) {
         var accepted: SnapshotValue?
         var holding = 0
-        for remote in remotes {
-            let provider = remote.provider
+        for provider in sources.precedence {
+            guard let payload = sources.payloads[provider] else { continue }
             guard accepted == nil else {
-                if remote.snapshot.values[key.name] != nil { holding += 1 }
+                if payload.values[key.name] != nil { holding += 1 }
                 continue
             }
-            let candidate = TargetedCandidate(name: key.name, remote: remote, context: context)
+            let candidate = TargetedCandidate(
+                name: key.name, payload: payload, origin: sources.rejectionOrigin(of: provider), context: sources.context)
             if candidate.raw != nil || candidate.isBlocked { holding += 1 }
             if !candidate.rejections.isEmpty { rejected += candidate.rejections }
             guard let raw = candidate.raw else { continue }
-            let source = remote.snapshot.metadata.source
+            let source = sources.origins[provider]
             if let slot, let previous, previous.layers[slot] == .snapshot(provider),
                 previous.snapshotRaw(at: slot, name: key.name) == raw
             {
@@ -208,7 +185,7 @@ struct Resolver {
                 accepted = SnapshotValue(box: previous.values[slot], raw: raw, source: source, provider: provider)
                 continue
             }
-            switch key.converter.accept(.value(raw), for: key, origin: remote.origin) {
+            switch key.converter.accept(.value(raw), for: key, origin: sources.rejectionOrigin(of: provider)) {
             case .success(let box):
                 accepted = SnapshotValue(box: box, raw: raw, source: source, provider: provider)
             case .failure(let rejection):
@@ -219,11 +196,11 @@ struct Resolver {
         guard holding > 0, let slot else { return (nil, false, holding) }
         if let previous { return (previous.remoteValue(at: slot, name: key.name)?.kept, false, holding) }
         guard let stored else { return (nil, false, holding) }
-        for remote in remotes {
-            guard let entry = stored.entry(key.name, provider: remote.provider) else { continue }
+        for provider in sources.precedence where sources.payloads[provider] != nil {
+            guard let entry = stored.entry(key.name, provider: provider) else { continue }
             switch key.converter.accept(.value(entry.raw), for: key, origin: "last good value from \(entry.source)") {
             case .success(let box):
-                return (SnapshotValue(box: box, raw: entry.raw, source: entry.source, provider: remote.provider, isKept: true), false, holding)
+                return (SnapshotValue(box: box, raw: entry.raw, source: entry.source, provider: provider, isKept: true), false, holding)
             case .failure(let rejection):
                 rejected.append(rejection)
             }

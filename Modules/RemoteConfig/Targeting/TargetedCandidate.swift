@@ -1,36 +1,36 @@
 import ConfigDomain
+import ConfigPorts
 import Foundation
 
-/// A key's candidate value in a snapshot for one context: what its rules decided, or its plain value.
+/// A key's candidate value in a payload for one context: what its rules decided, or its plain value.
 ///
 /// The resolver asks for it once per key at activation and on each context change; reads never do.
 /// It keeps only the value and the problems: `explain` evaluates the rules again for their provenance.
 struct TargetedCandidate {
-    /// The value to convert and check, or nil when the snapshot offers none for this context.
+    /// The value to convert and check, or nil when the payload offers none for this context.
     var raw: ConfigValue?
     /// The key's rule problems and evaluation problems, as rejections.
     var rejections: [Rejection]
     /// Whether rule problems rejected the key's rules (its remote value is then refused, like a bad value).
     var isBlocked: Bool
 
-    /// The candidate for the key `name` in `remote`'s snapshot under `context`.
-    init(name: String, remote: RemoteSnapshot, context: EvaluationContext) {
-        let snapshot = remote.snapshot
-        if !snapshot.ruleProblems.isEmpty, let problems = snapshot.ruleProblems[name], !problems.isEmpty {
+    /// The candidate for the key `name` in `payload` (named `origin` in rejections) under `context`.
+    init(name: String, payload: DecodedPayload, origin: @autoclosure () -> String, context: EvaluationContext) {
+        if !payload.ruleProblems.isEmpty, let problems = payload.ruleProblems[name], !problems.isEmpty {
             raw = nil
-            let origin = remote.origin
+            let origin = origin()
             rejections = problems.map { Self.rejection($0, origin: origin) }
             isBlocked = true
             return
         }
         isBlocked = false
-        guard !snapshot.rules.isEmpty, let rules = snapshot.rules[name] else {
-            raw = snapshot.values[name]
+        guard !payload.rules.isEmpty, let rules = payload.rules[name] else {
+            raw = payload.values[name]
             rejections = []
             return
         }
         let decision = rules.decide(in: context)
-        raw = decision.value ?? snapshot.values[name]
+        raw = decision.value ?? payload.values[name]
         rejections = decision.problems.isEmpty ? [] : decision.problems.map { Self.rejection($0, origin: "evaluation context") }
     }
 
