@@ -51,9 +51,11 @@ struct SignedConfigIntegrationTests {
         }
     }
 
-    /// A published version signed at `version`, in both transports.
-    static func signed(_ body: Data, version: UInt64, etag: String, by signer: Ed25519Signer? = nil) throws -> Published {
-        let text = try (signer ?? Self.signer()).sign(body, version: version).text
+    /// A published version signed at `version` for the configuration `name`, in both transports.
+    static func signed(
+        _ body: Data, version: UInt64, etag: String, by signer: Ed25519Signer? = nil, for name: String = "app"
+    ) throws -> Published {
+        let text = try (signer ?? Self.signer()).sign(body, configurationName: name, version: version).text
         return Published(body: body, etag: etag, header: text, sidecar: text)
     }
 
@@ -65,14 +67,14 @@ struct SignedConfigIntegrationTests {
 
     func makeClient(
         _ url: URL, _ directory: URL, transport: HTTPFetcher.SignatureTransport, verify: Bool = true,
-        observer: RecordingObserver = RecordingObserver()
+        name: String = "app", observer: RecordingObserver = RecordingObserver()
     ) throws -> RemoteConfigClient {
         let fetcher = try HTTPFetcher(url: url, configuration: .init(timeout: 10, signatureTransport: transport))
         var builder = RemoteConfigClient.builder(fetcher: fetcher)
-            .cache(FileSnapshotCache(directory: directory), name: "app")
+            .cache(FileSnapshotCache(directory: directory), name: name)
             .observer(observer)
             .register(Self.flag, Self.retries)
-        if verify { builder = builder.verifySignatures(with: try Ed25519Verifier(trustedKeys: [Self.signer().publicKey])) }
+        if verify { builder = builder.verifyPayloads(with: try Ed25519Verifier(trustedKeys: [Self.signer().publicKey])) }
         return try builder.build()
     }
 
@@ -246,6 +248,41 @@ struct SignedConfigIntegrationTests {
                 }
                 #expect(missing.kind == .missing)
                 await strict.stop()
+            }
+        }
+    }
+
+    @Test("a payload signed for one configuration is refused as another's: fetched, or copied into its cache file")
+    func signatureNamesItsConfiguration() async throws {
+        let checkout = Self.json(flag: true, retries: 9)
+        let published = Locked(try Self.signed(checkout, version: 1, etag: "\"c1\"", for: "checkout"))
+        try await TestHTTPServer.with(Self.serving(published)) { server in
+            try await withDirectory { directory in
+                // The server answers checkout's signed payload where the "pricing" configuration is fetched.
+                let pricing = try makeClient(server.url(), directory, transport: .header, name: "pricing")
+                let fetched = try #require(await refusal(pricing))
+                #expect(fetched.kind == .wrongConfiguration(signedFor: "checkout", expected: "pricing"))
+                #expect(fetched.message.contains("signed for the configuration \"checkout\", not \"pricing\""))
+                #expect(pricing[Self.retries] == 3)
+                await pricing.stop()
+
+                // Someone with write access copies checkout's cached snapshot, signature and all, into pricing's file.
+                let owner = try makeClient(server.url(), directory, transport: .header, name: "checkout")
+                _ = try await owner.refresh()
+                #expect(owner[Self.retries] == 9)
+                await owner.stop()
+                let cache = FileSnapshotCache(directory: directory)
+                let copied = try #require(cache.load("checkout", slot: .active).snapshot)
+                try await cache.store(copied, as: "pricing", slot: .active)
+
+                let relaunched = try makeClient(server.url(), directory, transport: .header, name: "pricing")
+                #expect(relaunched[Self.retries] == 3, "defaults, not checkout's values")
+                guard case .unreadable(let error) = relaunched.status.cache, case .untrusted(let cached) = error.kind else {
+                    Issue.record("expected an untrusted cache, got \(relaunched.status.cache)")
+                    return
+                }
+                #expect(cached.kind == .wrongConfiguration(signedFor: "checkout", expected: "pricing"))
+                await relaunched.stop()
             }
         }
     }
