@@ -7,7 +7,10 @@ import Foundation
 /// it would decode, and decodes only those it accepts:
 /// - a fetched payload whose bytes differ from the snapshot the client holds, with `held` set to
 ///   that snapshot (the one waiting for activation, if any, otherwise the active one);
-/// - at `build()`, the cached active payload, with `held` nil.
+/// - at `build()`, the cached active payload, with `held` nil;
+/// - at `build()` under next-launch activation, the pending payload **before** it replaces the
+///   active one, with `held` set to the active one if it verified. A refused pending payload is
+///   discarded and the active one stays.
 ///
 /// The client keeps no policy of its own: what a payload must carry (a signature, a version newer
 /// than the held one, the configuration's name) is the verifier's to decide. `SigningAdapter`'s

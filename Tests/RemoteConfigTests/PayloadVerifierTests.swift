@@ -82,12 +82,64 @@ struct PayloadVerifierTests {
         #expect(observer.events.contains(.cacheUnreadable(error)))
     }
 
+    @Test("next-launch activation: the pending payload is verified in place of the active one, then promoted")
+    func pendingVerifiedThenPromoted() async throws {
+        let (cache, active, pending) = try await Self.cacheWithPending()
+        let verifier = RecordingVerifier()
+        let client = try Self.client(over: cache, verifier: verifier, activation: .nextLaunch)
+        let pendingCall = try #require(verifier.calls.first { $0.payload == pending.payload })
+        #expect(pendingCall.held == active.metadata, "the active snapshot is what the pending one replaces")
+        #expect(client[Keys.retries] == 8)
+        #expect(cache.snapshot("default", slot: .pending) == nil)
+    }
+
+    @Test("next-launch activation: a refused pending payload is discarded and reported, never promoted; the active values stay")
+    func refusedPendingIsDiscarded() async throws {
+        let (cache, active, pending) = try await Self.cacheWithPending()
+        let verifier = RecordingVerifier()
+        verifier.refuse { $0 == pending.payload }
+        let observer = RecordingObserver()
+        let client = try Self.client(over: cache, verifier: verifier, activation: .nextLaunch, observer: observer)
+        #expect(client[Keys.retries] == 2, "the active values are served")
+        #expect(client.status.cache == .inSync)
+        #expect(cache.snapshot("default") == active)
+        #expect(cache.snapshot("default", slot: .pending) == nil)
+        #expect(cache.operations.contains("discard default") && !cache.operations.contains("promote default"))
+        let reported = observer.events.contains { event in
+            guard case .cacheUnreadable(let error) = event, case .untrusted(let refusal) = error.kind else { return false }
+            return refusal == RecordingVerifier.refusal
+                && error.message.hasPrefix("the pending payload for \"default\" was not activated")
+        }
+        #expect(reported, "\(observer.events)")
+    }
+
+    @Test("next-launch activation: an active payload the verifier refuses is no reference for the pending one")
+    func refusedActiveIsNoReference() async throws {
+        let (cache, active, pending) = try await Self.cacheWithPending()
+        let verifier = RecordingVerifier()
+        verifier.refuse { $0 == active.payload }
+        let client = try Self.client(over: cache, verifier: verifier, activation: .nextLaunch)
+        #expect(verifier.calls.first { $0.payload == pending.payload }?.held == nil)
+        #expect(client[Keys.retries] == 8, "the pending payload that verifies replaces the refused active one")
+    }
+
     /// A client built over `cache` that verifies with `verifier`.
     static func client(
-        over cache: InMemoryCache, verifier: RecordingVerifier, observer: RecordingObserver = RecordingObserver()
+        over cache: InMemoryCache, verifier: RecordingVerifier, activation: ActivationPolicy = .immediate,
+        observer: RecordingObserver = RecordingObserver()
     ) throws -> RemoteConfigClient {
         try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload()), clock: ManualClock(), cache: cache)
-            .observer(observer).verifyPayloads(with: verifier).build()
+            .activation(activation).observer(observer).verifyPayloads(with: verifier).build()
+    }
+
+    /// A cache holding an active payload (max_retries 2) and a pending one (max_retries 8).
+    static func cacheWithPending() async throws -> (InMemoryCache, active: CachedSnapshot, pending: CachedSnapshot) {
+        let cache = InMemoryCache()
+        let active = cached(payload(retries: 2), fetchedAt: epoch)
+        let pending = cached(payload(retries: 8), fetchedAt: epoch.addingTimeInterval(60), etag: "\"v2\"")
+        try await cache.store(active, as: "default", slot: .active)
+        try await cache.store(pending, as: "default", slot: .pending)
+        return (cache, active, pending)
     }
 }
 

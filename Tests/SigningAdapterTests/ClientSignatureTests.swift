@@ -55,6 +55,16 @@ struct ClientSignatureTests {
                 .build()
         }
 
+        /// The refusal of a pending snapshot that `build()` reported, if any.
+        var pendingRefusal: SignatureError? {
+            observer.events.lazy.compactMap { event -> SignatureError? in
+                guard case .cacheUnreadable(let error) = event, case .untrusted(let refusal) = error.kind,
+                    error.message.hasPrefix("the pending payload for \"default\" was not activated")
+                else { return nil }
+                return refusal
+            }.first
+        }
+
         /// Refreshes (forced past any backoff) and returns the signature error it failed with.
         func refusal(sourceLocation: SourceLocation = #_sourceLocation) async -> SignatureError? {
             do throws(ConfigError) {
@@ -311,18 +321,40 @@ struct ClientSignatureTests {
         #expect(harness.observer.events.contains(.cacheUnreadable(error)))
     }
 
-    @Test("under next-launch activation, the promoted pending snapshot is verified at build")
-    func promotedPendingIsVerified() async throws {
+    // MARK: Next-launch activation
+
+    @Test(
+        "under next-launch activation, a pending snapshot rewritten in the cache is refused before it is promoted: discarded, reported, the active values kept",
+        arguments: PendingTamper.allCases)
+    func tamperedPendingIsNotPromoted(_ tamper: PendingTamper) async throws {
         let cache = InMemoryCache()
-        let signedBytes = Self.json(flag: false)
-        let stored = Self.json(flag: true)
-        try await cache.put(stored, signature: TestKeys.current().text(signedBytes, version: 1), slot: .pending)
-        let harness = try Harness(cache: cache, activation: .nextLaunch)
-        guard case .unreadable(let error) = harness.client.status.cache, case .untrusted = error.kind else {
-            Issue.record("a tampered pending snapshot must be refused once promoted, got \(harness.client.status.cache)")
-            return
+        let active = Self.json(flag: true, retries: 5)
+        try await cache.put(active, signature: TestKeys.current().text(active, version: 20))
+        let stored = Self.json(flag: false, retries: 0)
+        switch tamper {
+        case .alteredBytes:
+            try await cache.put(stored, signature: TestKeys.current().text(Self.json(flag: false), version: 30), slot: .pending)
+        case .olderSignedPayload:
+            try await cache.put(stored, signature: TestKeys.current().text(stored, version: 10), slot: .pending)
         }
-        #expect(harness.client[Self.flag] == false)
+
+        let harness = try Harness(cache: cache, activation: .nextLaunch)
+        #expect(harness.client[Self.flag] == true && harness.client[Self.retries] == 5, "the verified active values are served")
+        #expect(harness.client.status.cache == .inSync)
+        #expect(harness.cache.snapshot("default")?.payload == active)
+        #expect(harness.cache.snapshot("default", slot: .pending) == nil, "the refused pending snapshot is discarded")
+        #expect(harness.pendingRefusal?.kind == tamper.expected)
+    }
+
+    @Test("under next-launch activation, a pending snapshot that verifies is promoted; with no active one, it needs no floor")
+    func verifiedPendingIsPromoted() async throws {
+        let cache = InMemoryCache()
+        let next = Self.json(flag: true, retries: 8)
+        try await cache.put(next, signature: TestKeys.current().text(next, version: 30), slot: .pending)
+        let harness = try Harness(cache: cache, activation: .nextLaunch)
+        #expect(harness.client[Self.retries] == 8)
+        #expect(harness.cache.snapshot("default")?.payload == next)
+        #expect(harness.pendingRefusal == nil)
     }
 
     // MARK: The configuration's name
@@ -372,6 +404,25 @@ struct ClientSignatureTests {
         #expect(cache.snapshot("default")?.metadata.signature == "anything")
         fetcher.enqueue(Self.fetched(Self.json(flag: false), signature: nil))
         #expect(try await client.refresh(force: true) == .updated(changedKeys: ["new_checkout"]))
+    }
+
+    /// How someone who can write the cache rewrites the snapshot waiting for the next launch.
+    enum PendingTamper: CaseIterable, Sendable, CustomStringConvertible {
+        case alteredBytes, olderSignedPayload
+
+        var expected: SignatureError.Kind {
+            switch self {
+            case .alteredBytes: .mismatch(keyID: "prod-2026")
+            case .olderSignedPayload: .replayed(version: 10, lastAccepted: 20)
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .alteredBytes: "other bytes under a signature"
+            case .olderSignedPayload: "an older, validly signed payload"
+            }
+        }
     }
 
     enum CacheTamper: CaseIterable, Sendable, CustomStringConvertible {

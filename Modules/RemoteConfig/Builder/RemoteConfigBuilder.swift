@@ -143,8 +143,9 @@ public struct RemoteConfigBuilder: Sendable {
     /// decoded, and decodes only those it accepts (`SigningAdapter`'s `Ed25519Verifier` requires a
     /// signature by a trusted key, for this configuration, newer than the one held). A refusal keeps
     /// the last good configuration and is reported as a `ConfigError.signature` (refresh) or a
-    /// `CacheError.Kind.untrusted` (cache at build). The last good values are then kept in memory
-    /// only, since no signature covers the client's own record of them. See the article "Signed configurations".
+    /// `CacheError.Kind.untrusted` (cache at build); a refused pending snapshot is discarded before
+    /// next-launch activation promotes it. The last good values are then kept in memory only, since
+    /// no signature covers the client's own record of them. See the article "Signed configurations".
     public func verifyPayloads(with verifier: any PayloadVerifier) -> Self {
         with { $0.settings.verifier = verifier }
     }
@@ -280,13 +281,7 @@ public struct RemoteConfigBuilder: Sendable {
         guard let cache = settings.cache else { return nil }
         let name = settings.configurationName
         status.cache = .empty
-        if settings.activation == .nextLaunch {
-            do throws(CacheError) {
-                _ = try cache.promotePending(name)
-            } catch {
-                sink.emit(.cacheUnreadable(error))
-            }
-        }
+        if settings.activation == .nextLaunch { promotePending(of: settings, in: cache, sink: sink) }
         switch cache.load(name, slot: .active) {
         case .hit(let cached):
             if let refusal = Self.refusal(of: cached, replacing: nil, by: settings) {
@@ -322,6 +317,48 @@ public struct RemoteConfigBuilder: Sendable {
             sink.emit(.cacheUnreadable(error))
         }
         return nil
+    }
+
+    /// Makes the pending snapshot active, once the verifier (if any) accepts it in place of the active
+    /// one; a refused pending snapshot is discarded and reported, and the active one stays.
+    private func promotePending(of settings: ClientSettings, in cache: any SnapshotCache, sink: EventSink) {
+        let name = settings.configurationName
+        if settings.verifier != nil {
+            switch cache.load(name, slot: .pending) {
+            case .miss:
+                return
+            case .unreadable(let error):
+                sink.emit(.cacheUnreadable(error))
+                return
+            case .hit(let pending):
+                // The active snapshot records what was accepted before only if it verifies itself.
+                let active = cache.load(name, slot: .active).snapshot.flatMap {
+                    Self.refusal(of: $0, replacing: nil, by: settings) == nil ? $0.metadata : nil
+                }
+                if let refusal = Self.refusal(of: pending, replacing: active, by: settings) {
+                    discardPending(name, in: cache, refusal: refusal, sink: sink)
+                    return
+                }
+            }
+        }
+        do throws(CacheError) {
+            _ = try cache.promotePending(name)
+        } catch {
+            sink.emit(.cacheUnreadable(error))
+        }
+    }
+
+    /// Removes the pending snapshot of `name` that the verifier refused, and reports both.
+    private func discardPending(_ name: String, in cache: any SnapshotCache, refusal: SignatureError, sink: EventSink) {
+        var message =
+            "the pending payload for \"\(name)\" was not activated: \(refusal.message); it was discarded, and the "
+            + "active configuration stays until a refresh brings a payload that verifies"
+        do throws(CacheError) {
+            try cache.discardPending(name)
+        } catch {
+            message += " (discarding it failed: \(error.message))"
+        }
+        sink.emit(.cacheUnreadable(CacheError(.untrusted(refusal), message: message)))
     }
 
     /// Why the verifier of `settings` refuses `cached` in place of `held`; nil when it accepts it, or
