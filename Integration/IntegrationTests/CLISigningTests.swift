@@ -4,6 +4,7 @@ import Foundation
 import HTTPAdapter
 import RemoteConfig
 import SigningAdapter
+import TestDoubles
 import Testing
 
 /// `remote-config keygen`, `sign`, `verify` and `serve --sign-with`, as real child processes.
@@ -67,20 +68,21 @@ struct CLISigningTests {
         defer { workspace.scratch.remove() }
         let signed = try await CLIProcess.run(["sign", workspace.config, "--key", workspace.key, "--version", "42"])
         #expect(signed.status == 0, "\(signed.standardError)")
-        #expect(signed.standardOutput.contains("X-Config-Signature: keyid=dev-1, version=42, sig="))
+        #expect(signed.standardOutput.contains("X-Config-Signature: keyid=dev-1, config=default, version=42, sig="))
         let line = try String(contentsOfFile: workspace.config + ".sig", encoding: .utf8)
-        #expect(line.hasPrefix("keyid=dev-1, version=42, sig=") && line.hasSuffix("\n"))
+        #expect(line.hasPrefix("keyid=dev-1, config=default, version=42, sig=") && line.hasSuffix("\n"))
 
         let verified = try await CLIProcess.run(["verify", workspace.config, "--key", workspace.publicKey])
         #expect(verified.status == 0, "\(verified.standardError)")
-        #expect(verified.standardOutput.contains("is signed by dev-1, version 42."))
+        #expect(verified.standardOutput.contains("is signed for \"default\" by dev-1, version 42."))
         let byPrivate = try await CLIProcess.run(["verify", workspace.config, "--key", workspace.key])
         #expect(byPrivate.status == 0, "a private key file verifies too")
 
         // The library accepts what the tool signed.
         let signature = try PayloadSignature(parsing: line.trimmingCharacters(in: .whitespacesAndNewlines))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: workspace.config))
-        try Ed25519Verifier(trustedKeys: [workspace.trustedKey()]).verify(bytes, signature: signature)
+        try Ed25519Verifier(trustedKeys: [workspace.trustedKey()]).check(
+            bytes, signature: signature, configurationName: "default")
 
         let printed = try await CLIProcess.run(["sign", workspace.config, "--key", workspace.key, "--output", "-"])
         #expect(printed.status == 0)
@@ -107,7 +109,7 @@ struct CLISigningTests {
             "verify", workspace.config, "--key", workspace.publicKey, "--after-version", "42",
         ])
         #expect(replayed.status == 1)
-        #expect(replayed.standardError.contains("signed with version 42, not above 42"))
+        #expect(replayed.standardError.contains("signed with version 42, the version already accepted"))
 
         try workspace.scratch.write("malformed.sig", "keyid=dev-1, sig=AAAA\n")
         let malformed = try await CLIProcess.run([
@@ -128,6 +130,78 @@ struct CLISigningTests {
         let tampered = try await CLIProcess.run(["verify", workspace.config, "--key", workspace.publicKey])
         #expect(tampered.status == 1)
         #expect(tampered.standardError.contains("does not match its bytes under the key \"dev-1\""))
+    }
+
+    @Test(
+        "sign --name binds the configuration: verify --name accepts it, another name is refused naming both, and a signature without a name is refused"
+    )
+    func configurationName() async throws {
+        let workspace = try await Workspace.make()
+        defer { workspace.scratch.remove() }
+        let signed = try await CLIProcess.run(["sign", workspace.config, "--key", workspace.key, "--name", "checkout"])
+        #expect(signed.status == 0, "\(signed.standardError)")
+        #expect(signed.standardOutput.contains("for the configuration \"checkout\""))
+
+        let verified = try await CLIProcess.run(["verify", workspace.config, "--key", workspace.publicKey, "--name", "checkout"])
+        #expect(verified.status == 0, "\(verified.standardError)")
+        #expect(verified.standardOutput.contains("is signed for \"checkout\" by dev-1"))
+
+        let asDefault = try await CLIProcess.run(["verify", workspace.config, "--key", workspace.publicKey])
+        #expect(asDefault.status == 1)
+        #expect(asDefault.standardError.contains("signed for the configuration \"checkout\", not \"default\""))
+        #expect(asDefault.standardError.contains("remote-config sign --name default"))
+
+        let line = try String(contentsOfFile: workspace.config + ".sig", encoding: .utf8)
+        let unnamed = line.replacingOccurrences(of: "config=checkout, ", with: "")
+        try workspace.scratch.write("unnamed.sig", unnamed)
+        let old = try await CLIProcess.run([
+            "verify", workspace.config, "--key", workspace.publicKey, "--name", "checkout", "--signature",
+            workspace.scratch.path("unnamed.sig"),
+        ])
+        #expect(old.status == 1)
+        #expect(old.standardError.contains("the signature names no configuration"))
+
+        let stray = try await CLIProcess.run(["serve", workspace.config, "--port", "0", "--name", "checkout"])
+        #expect(stray.status == 64)
+        #expect(stray.standardError.contains("--name only matters with --sign-with"))
+    }
+
+    @Test(
+        "serve --sign-with --name signs for that configuration: a client under that name accepts it, one under another refuses it"
+    )
+    func serveSignedForAName() async throws {
+        let workspace = try await Workspace.make()
+        defer { workspace.scratch.remove() }
+        try await CLIServer.with([workspace.config, "--port", "0", "--sign-with", workspace.key, "--name", "checkout"]) {
+            server in
+            let announced = await server.waitForLine { $0.contains("for the configuration \"checkout\"") }
+            #expect(announced != nil, "\(server.output)")
+            let url = try #require(URL(string: server.url()))
+            func client(named name: String) throws -> RemoteConfigClient {
+                try RemoteConfigClient.builder(fetcher: try HTTPFetcher(url: url, configuration: .init(timeout: 10)))
+                    .cache(InMemoryCache(), name: name)
+                    .verifyPayloads(with: try Ed25519Verifier(trustedKeys: [workspace.trustedKey()]))
+                    .register(Self.flag)
+                    .build()
+            }
+            let checkout = try client(named: "checkout")
+            _ = try await checkout.refresh()
+            #expect(checkout[Self.flag] == true)
+            await checkout.stop()
+
+            let other = try client(named: "default")
+            do throws(ConfigError) {
+                _ = try await other.refresh()
+                Issue.record("a payload signed for checkout must be refused by the default configuration")
+            } catch {
+                guard case .signature(let refusal) = error else {
+                    Issue.record("expected a signature refusal, got \(error)")
+                    return
+                }
+                #expect(refusal.kind == .wrongConfiguration(signedFor: "checkout", expected: "default"))
+            }
+            await other.stop()
+        }
     }
 
     @Test("unusable input is exit status 2 (unreadable file, a public key to sign with, a broken key file) or 64 (usage)")
@@ -217,7 +291,7 @@ struct CLISigningTests {
             let url = try #require(URL(string: server.url()))
             let fetcher = try HTTPFetcher(url: url, configuration: .init(timeout: 10, signatureTransport: transport))
             let client = try RemoteConfigClient.builder(fetcher: fetcher)
-                .verifySignatures(with: try Ed25519Verifier(trustedKeys: [workspace.trustedKey()]))
+                .verifyPayloads(with: try Ed25519Verifier(trustedKeys: [workspace.trustedKey()]))
                 .register(Self.flag)
                 .build()
             _ = try await client.refresh()
@@ -239,7 +313,7 @@ struct CLISigningTests {
             let arguments = ["verify", server.url(), "--key", workspace.publicKey] + (transport == .header ? [] : ["--sidecar"])
             let verified = try await CLIProcess.run(arguments)
             #expect(verified.status == 0, "\(verified.standardError)")
-            #expect(verified.standardOutput.contains("is signed by dev-1, version \(second.version)."))
+            #expect(verified.standardOutput.contains("is signed for \"default\" by dev-1, version \(second.version)."))
         }
     }
 
@@ -269,7 +343,7 @@ struct CLISigningTests {
         let text = outcome.standardOutput
         for sentence in [
             "12. Sign the config: a tampered payload is refused",
-            "200 OK with X-Config-Signature: keyid=demo-2026, version=",
+            "200 OK with X-Config-Signature: keyid=demo-2026, config=default, version=",
             "new_checkout = true  from the remote",
             "The client refuses it before parsing, with a typed error: signature (not retryable).",
             "its signature does not match its bytes under the key \"demo-2026\"",
@@ -306,7 +380,7 @@ struct CLISigningTests {
         let ours = try PayloadSignature(
             parsing: String(contentsOfFile: workspace.config + ".sig", encoding: .utf8)
                 .trimmingCharacters(in: .whitespacesAndNewlines))
-        try PayloadSignature.signedMessage(payload: config, version: 7).write(to: message)
+        try PayloadSignature.signedMessage(payload: config, configurationName: "default", version: 7).write(to: message)
         try ours.signature.write(to: workspace.scratch.url.appendingPathComponent("ours.sig.bin"))
         // The DER SubjectPublicKeyInfo header of an Ed25519 key (RFC 8410), then the 32 raw bytes.
         let derPrefix = Data([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00])
@@ -325,13 +399,14 @@ struct CLISigningTests {
             ["pkey", "-in", "ossl.pem", "-pubout", "-outform", "DER", "-out", "ossl.pub.der"], in: workspace.scratch.url)
         let raw = try Data(contentsOf: workspace.scratch.url.appendingPathComponent("ossl.pub.der")).suffix(32)
         try workspace.scratch.write("ossl.pub", "keyid=ossl, ed25519-public-key=\(raw.base64EncodedString())\n")
-        try PayloadSignature.signedMessage(payload: config, version: 9).write(to: message)
+        try PayloadSignature.signedMessage(payload: config, configurationName: "default", version: 9).write(to: message)
         let signed = try await openssl(
             ["pkeyutl", "-sign", "-inkey", "ossl.pem", "-rawin", "-in", "message.bin", "-out", "ossl.sig.bin"],
             in: workspace.scratch.url)
         #expect(signed.status == 0, "\(signed.standardError)")
         let theirs = try Data(contentsOf: workspace.scratch.url.appendingPathComponent("ossl.sig.bin"))
-        try workspace.scratch.write("config.json.ossl", PayloadSignature(keyID: "ossl", version: 9, signature: theirs).text)
+        try workspace.scratch.write(
+            "config.json.ossl", PayloadSignature(keyID: "ossl", configurationName: "default", version: 9, signature: theirs).text)
         let verified = try await CLIProcess.run([
             "verify", workspace.config, "--key", workspace.scratch.path("ossl.pub"), "--signature",
             workspace.scratch.path("config.json.ossl"),

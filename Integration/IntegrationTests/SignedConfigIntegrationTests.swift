@@ -51,9 +51,11 @@ struct SignedConfigIntegrationTests {
         }
     }
 
-    /// A published version signed at `version`, in both transports.
-    static func signed(_ body: Data, version: UInt64, etag: String, by signer: Ed25519Signer? = nil) throws -> Published {
-        let text = try (signer ?? Self.signer()).sign(body, version: version).text
+    /// A published version signed at `version` for the configuration `name`, in both transports.
+    static func signed(
+        _ body: Data, version: UInt64, etag: String, by signer: Ed25519Signer? = nil, for name: String = "app"
+    ) throws -> Published {
+        let text = try (signer ?? Self.signer()).sign(body, configurationName: name, version: version).text
         return Published(body: body, etag: etag, header: text, sidecar: text)
     }
 
@@ -65,14 +67,15 @@ struct SignedConfigIntegrationTests {
 
     func makeClient(
         _ url: URL, _ directory: URL, transport: HTTPFetcher.SignatureTransport, verify: Bool = true,
-        observer: RecordingObserver = RecordingObserver()
+        name: String = "app", activation: ActivationPolicy = .immediate, observer: RecordingObserver = RecordingObserver()
     ) throws -> RemoteConfigClient {
         let fetcher = try HTTPFetcher(url: url, configuration: .init(timeout: 10, signatureTransport: transport))
         var builder = RemoteConfigClient.builder(fetcher: fetcher)
-            .cache(FileSnapshotCache(directory: directory), name: "app")
+            .cache(FileSnapshotCache(directory: directory), name: name)
+            .activation(activation)
             .observer(observer)
             .register(Self.flag, Self.retries)
-        if verify { builder = builder.verifySignatures(with: try Ed25519Verifier(trustedKeys: [Self.signer().publicKey])) }
+        if verify { builder = builder.verifyPayloads(with: try Ed25519Verifier(trustedKeys: [Self.signer().publicKey])) }
         return try builder.build()
     }
 
@@ -246,6 +249,112 @@ struct SignedConfigIntegrationTests {
                 }
                 #expect(missing.kind == .missing)
                 await strict.stop()
+            }
+        }
+    }
+
+    /// How someone who can write the app's files rewrites the snapshot waiting for the next launch.
+    enum PendingTamper: CaseIterable, Sendable, CustomStringConvertible {
+        /// Other bytes under the signature that came with the real ones (checksums recomputed).
+        case alteredBytes
+        /// An older payload with its own valid signature: a rollback.
+        case olderSignedPayload
+
+        var description: String {
+            switch self {
+            case .alteredBytes: "other bytes under the fetched signature"
+            case .olderSignedPayload: "an older, validly signed payload"
+            }
+        }
+    }
+
+    @Test(
+        "next-launch activation: a pending snapshot rewritten on disk is refused before it is promoted; the verified active values stay",
+        arguments: PendingTamper.allCases)
+    func tamperedPendingKeepsTheActiveSnapshot(_ tamper: PendingTamper) async throws {
+        let active = Self.json(flag: true, retries: 5)
+        let published = Locked(try Self.signed(active, version: 1_000, etag: "\"v1\""))
+        try await TestHTTPServer.with(Self.serving(published)) { server in
+            try await withDirectory { directory in
+                // The first launch fetches v1 for the next one, which activates it and fetches v2 for the one after.
+                let first = try makeClient(server.url(), directory, transport: .header, activation: .nextLaunch)
+                _ = try await first.refresh()
+                await first.stop()
+                let second = try makeClient(server.url(), directory, transport: .header, activation: .nextLaunch)
+                #expect(second[Self.flag] == true && second[Self.retries] == 5)
+                let next = try Self.signed(Self.json(flag: false, retries: 7), version: 2_000, etag: "\"v2\"")
+                published.withLock { $0 = next }
+                #expect(try await second.refresh() == .pendingActivation(changedKeys: ["new_checkout", "max_retries"]))
+                await second.stop()
+
+                let cache = FileSnapshotCache(directory: directory)
+                var pending = try #require(cache.load("app", slot: .pending).snapshot)
+                switch tamper {
+                case .alteredBytes:
+                    pending.payload = Self.json(flag: false, retries: 0)
+                case .olderSignedPayload:
+                    let old = Self.json(flag: false, retries: 1)
+                    pending.payload = old
+                    pending.metadata.signature = try Self.signer().sign(old, configurationName: "app", version: 500).text
+                }
+                pending.metadata.contentHash = ContentHash(of: pending.payload)
+                try await cache.store(pending, as: "app", slot: .pending)
+
+                await server.stop()
+                let observer = RecordingObserver()
+                let relaunched = try makeClient(
+                    server.url(), directory, transport: .header, activation: .nextLaunch, observer: observer)
+                #expect(relaunched[Self.flag] == true && relaunched[Self.retries] == 5, "the verified active values are served")
+                #expect(relaunched.status.cache == .inSync)
+                #expect(cache.load("app", slot: .active).snapshot?.payload == active, "the active file is untouched")
+                #expect(cache.load("app", slot: .pending) == .miss, "the refused pending snapshot is gone")
+                let refusal = observer.events.lazy.compactMap { event -> SignatureError? in
+                    guard case .cacheUnreadable(let error) = event, case .untrusted(let refusal) = error.kind else { return nil }
+                    return refusal
+                }.first
+                switch tamper {
+                case .alteredBytes: #expect(refusal?.kind == .mismatch(keyID: "prod-2026"))
+                case .olderSignedPayload: #expect(refusal?.kind == .replayed(version: 500, lastAccepted: 1_000))
+                }
+                let quarantined = try FileManager.default.contentsOfDirectory(
+                    atPath: directory.appendingPathComponent("quarantine").path)
+                #expect(quarantined.count == 1, "the refused file is kept aside for inspection: \(quarantined)")
+                await relaunched.stop()
+            }
+        }
+    }
+
+    @Test("a payload signed for one configuration is refused as another's: fetched, or copied into its cache file")
+    func signatureNamesItsConfiguration() async throws {
+        let checkout = Self.json(flag: true, retries: 9)
+        let published = Locked(try Self.signed(checkout, version: 1, etag: "\"c1\"", for: "checkout"))
+        try await TestHTTPServer.with(Self.serving(published)) { server in
+            try await withDirectory { directory in
+                // The server answers checkout's signed payload where the "pricing" configuration is fetched.
+                let pricing = try makeClient(server.url(), directory, transport: .header, name: "pricing")
+                let fetched = try #require(await refusal(pricing))
+                #expect(fetched.kind == .wrongConfiguration(signedFor: "checkout", expected: "pricing"))
+                #expect(fetched.message.contains("signed for the configuration \"checkout\", not \"pricing\""))
+                #expect(pricing[Self.retries] == 3)
+                await pricing.stop()
+
+                // Someone with write access copies checkout's cached snapshot, signature and all, into pricing's file.
+                let owner = try makeClient(server.url(), directory, transport: .header, name: "checkout")
+                _ = try await owner.refresh()
+                #expect(owner[Self.retries] == 9)
+                await owner.stop()
+                let cache = FileSnapshotCache(directory: directory)
+                let copied = try #require(cache.load("checkout", slot: .active).snapshot)
+                try await cache.store(copied, as: "pricing", slot: .active)
+
+                let relaunched = try makeClient(server.url(), directory, transport: .header, name: "pricing")
+                #expect(relaunched[Self.retries] == 3, "defaults, not checkout's values")
+                guard case .unreadable(let error) = relaunched.status.cache, case .untrusted(let cached) = error.kind else {
+                    Issue.record("expected an untrusted cache, got \(relaunched.status.cache)")
+                    return
+                }
+                #expect(cached.kind == .wrongConfiguration(signedFor: "checkout", expected: "pricing"))
+                await relaunched.stop()
             }
         }
     }

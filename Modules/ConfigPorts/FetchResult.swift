@@ -27,8 +27,9 @@ public struct FetchedPayload: Sendable, Hashable {
     public var ttlHint: TimeInterval?
     /// Where the bytes came from, for provenance (a URL, a path).
     public var source: String
-    /// The detached signature that came with the bytes, as text (``ConfigDomain/PayloadSignature/text``),
-    /// if any. The client checks it before decoding when signatures are required, and caches it with the payload.
+    /// The detached signature that came with the bytes, as text (at most
+    /// ``ConfigDomain/SnapshotMetadata/maxSignatureLength`` characters), if any. The client hands it to its
+    /// ``PayloadVerifier`` before decoding, and caches it with the payload.
     public var signature: String?
 
     /// Creates a payload.

@@ -1,20 +1,39 @@
 import ConfigDomain
 import Foundation
 
-/// Checks a payload's detached signature, so that the client parses only bytes a trusted key signed.
+/// Decides whether the client may decode a payload, from its exact bytes, before anything parses them.
 ///
-/// Give one to the builder (`verifySignatures(with:)`): the client then calls it before decoding a
-/// fetched payload, and again before decoding the cached payload at `build()`. The client itself
-/// reads the signature text, refuses a payload without one, and refuses a version older than the
-/// one it holds; the verifier does the cryptography. `SigningAdapter` provides an Ed25519 one.
+/// Give one to the builder (`verifyPayloads(with:)`). The client then calls it with every payload
+/// it would decode, and decodes only those it accepts:
+/// - a fetched payload whose bytes differ from the snapshot the client holds, with `held` set to
+///   that snapshot (the one waiting for activation, if any, otherwise the active one);
+/// - at `build()`, the cached active payload, with `held` nil;
+/// - at `build()` under next-launch activation, the pending payload **before** it replaces the
+///   active one, with `held` set to the active one if it verified. A refused pending payload is
+///   discarded and the active one stays.
+///
+/// The client keeps no policy of its own: what a payload must carry (a signature, a version newer
+/// than the held one, the configuration's name) is the verifier's to decide. `SigningAdapter`'s
+/// `Ed25519Verifier` is one.
 ///
 /// The contract:
-/// - Check `signature.signature` over ``ConfigDomain/PayloadSignature/signedMessage(payload:version:)``
-///   of exactly `payload`, with the trusted public key named by `signature.keyID`.
-/// - Throw ``ConfigDomain/SignatureError`` `.unknownKey` when no trusted key has that id, and
-///   `.mismatch` when the signature does not verify; say in the message what to do.
-/// - No I/O and no waiting: `build()` calls it on the launch thread. Safe to call from many tasks at once.
+/// - Decide from the arguments alone: no I/O and no waiting, since `build()` calls it on the launch thread.
+/// - Throw a ``ConfigDomain/SignatureError`` whose message says what happened and what to do; the
+///   client reports it as it is (`ConfigError.signature` from a refresh, `CacheError` `.untrusted`
+///   at `build()`).
+/// - Safe to call from many tasks at once.
 public protocol PayloadVerifier: Sendable {
-    /// Returns when `signature` is a trusted key's signature of exactly `payload`; throws why not otherwise.
-    func verify(_ payload: Data, signature: PayloadSignature) throws(SignatureError)
+    /// Returns when the client may decode `payload`; throws why not otherwise.
+    ///
+    /// - Parameters:
+    ///   - payload: the bytes exactly as fetched or cached.
+    ///   - metadata: what came with them; `metadata.signature` is the detached signature's text, if any.
+    ///   - held: the snapshot `payload` would replace, whose signature records what was accepted
+    ///     before (for replay protection); nil when there is none to compare with.
+    ///   - configurationName: the configuration the payload is for: the name the client keeps it
+    ///     under (`cache(_:name:)`, `default` unless set, or the name of a provider added with
+    ///     `fetcher(_:name:precedence:format:)`).
+    func verify(
+        _ payload: Data, metadata: SnapshotMetadata, replacing held: SnapshotMetadata?, configurationName: String
+    ) throws(SignatureError)
 }

@@ -14,7 +14,8 @@ import Foundation
 ///   payload bytes are not rewritten. With no active snapshot stored (the OS purged the cache),
 ///   it throws ``CacheError`` `.notFound`, and the client fetches the payload again to repair it.
 /// - The ``CacheSlot/pending`` slot holds a snapshot waiting for the next launch;
-///   ``promotePending(_:)`` makes it active atomically.
+///   ``promotePending(_:)`` makes it active atomically, and ``discardPending(_:)`` removes it
+///   (the client's ``PayloadVerifier`` refused it), leaving the active one as it is.
 /// - The ``CacheSlot/lastGood`` slot holds the client's own small record of last good values, as a
 ///   payload like any other; ``clear(_:)`` removes it with the snapshots.
 /// - Names are independent: storing `a` never changes `b`.
@@ -28,6 +29,8 @@ public protocol SnapshotCache: Sendable {
     func renew(_ metadata: SnapshotMetadata, for name: String) async throws(CacheError)
     /// Makes the pending snapshot under `name` the active one; `false` when there was none.
     func promotePending(_ name: String) throws(CacheError) -> Bool
+    /// Removes the pending snapshot under `name`, if any, keeping the active one; an adapter may keep it aside for inspection.
+    func discardPending(_ name: String) throws(CacheError)
     /// Removes every slot of `name`.
     func clear(_ name: String) async throws(CacheError)
 }

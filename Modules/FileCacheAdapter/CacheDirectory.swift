@@ -13,7 +13,7 @@ import Foundation
 /// The engine behind ``FileSnapshotCache``: every operation on one directory, blocking, on the
 /// calling thread.
 ///
-/// Writers (store, renew, promote, clear, and a load that quarantines) hold the configuration's
+/// Writers (store, renew, promote, discard, clear, and a load that quarantines) hold the configuration's
 /// ``WriteLock``. Loads read without the lock: every file is replaced by `rename`, so an open
 /// descriptor always sees one whole file, and a renewal file names the payload it belongs to
 /// (generation and content hash), so a load never pairs a payload with another payload's metadata.
@@ -174,6 +174,19 @@ struct CacheDirectory: Sendable {
             if case .failure(let failure) = promoted { return .failure(failure.cacheError(path: pendingPath)) }
             _ = PosixFileSystem.removeFileIfPresent(file(files.renewedMetadata))
             return .success(true)
+        }
+    }
+
+    /// Moves the pending snapshot aside to the quarantine folder, kept for inspection.
+    func discardPending(_ name: String) -> Result<Void, CacheError> {
+        let files = CacheFileNames(name: name)
+        guard files.fitsFileSystem, directoryExists() else { return .success(()) }
+        let pendingPath = file(files.snapshot(.pending))
+        return withLock(files) { _ in
+            Quarantine.move(
+                files.snapshot(.pending), in: path, expected: nil, limit: options.quarantineLimit,
+                directoryPermissions: options.directoryPermissions
+            ).map { _ in () }.mapError { $0.cacheError(path: pendingPath) }
         }
     }
 

@@ -83,6 +83,12 @@ public final class FileSnapshotCache: SnapshotCache {
         try engine.promotePending(name).get()
     }
 
+    /// Moves the pending snapshot of `name`, if any, to `quarantine/` (where ``inspect()`` lists it),
+    /// so the next launch does not promote it. It may wait for the write lock, up to ``Options/lockTimeout``.
+    public func discardPending(_ name: String) throws(CacheError) {
+        try engine.discardPending(name).get()
+    }
+
     /// Removes the active and pending snapshots of `name` (the lock file stays).
     public func clear(_ name: String) async throws(CacheError) {
         try engine.clear(name).get()

@@ -35,7 +35,7 @@ import Foundation
 /// - **Cancellation** of the calling task cancels the transfer and throws `FetchError.cancelled`.
 /// - **Signatures** travel in the `X-Config-Signature` header or in a sidecar file
 ///   (``Configuration/signatureTransport``). The fetcher only carries the text in
-///   ``ConfigPorts/FetchedPayload/signature``; a client built with `verifySignatures(with:)` checks it.
+///   ``ConfigPorts/FetchedPayload/signature``; a client built with `verifyPayloads(with:)` checks it.
 ///
 /// A fetcher is a value; copies share one session, made on the first fetch. It is safe to call
 /// from many tasks at once.

@@ -5,8 +5,8 @@ extension HTTPFetcher {
     /// How a payload's detached signature travels with it. The fetcher only carries the signature
     /// text to the client (``ConfigPorts/FetchedPayload/signature``); the client verifies it.
     ///
-    /// Either way the text is one line, `keyid=prod-2026, version=1767225600000, sig=<base64>`
-    /// (``ConfigDomain/PayloadSignature/text``), as `remote-config sign` writes it.
+    /// Either way the text is one line, `keyid=prod-2026, config=default, version=1767225600000, sig=<base64>`
+    /// (`PayloadSignature.text` in `SigningAdapter`), as `remote-config sign` writes it.
     ///
     /// **Conditional requests.** A `304 Not Modified` carries no payload and so no signature: the
     /// client keeps the payload it holds with the signature it was verified with (both are cached
@@ -37,7 +37,7 @@ extension HTTPFetcher {
         /// The sidecar of the conventional name: `config.json.sig` next to `config.json`.
         public static let sidecarFile = SignatureTransport.sidecar(suffix: ".sig")
         /// The largest signature file accepted, in bytes: a signature's longest text and a line end.
-        public static let sidecarByteLimit = PayloadSignature.maxTextLength + 2
+        public static let sidecarByteLimit = SnapshotMetadata.maxSignatureLength + 2
 
         /// Why this transport cannot work, or nil when it can.
         var problem: String? {

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let signer = try Ed25519Signer(keyID: "prod-2026", base64PrivateKey: secretFromTheVault)
-/// let signature = try signer.sign(payloadBytes, version: 1_767_225_600_000)
+/// let signature = try signer.sign(payloadBytes, configurationName: "default", version: 1_767_225_600_000)
 /// response.headers["X-Config-Signature"] = signature.text
 /// ```
 ///
@@ -58,16 +58,22 @@ public struct Ed25519Signer: Sendable {
     /// The private key in standard base64: write it only to a file only the publisher can read.
     public var base64PrivateKey: String { seed.base64EncodedString() }
 
-    /// Signs the signed message of exactly `payload` and `version`.
+    /// Signs the signed message of exactly `payload`, for `configurationName`, at `version`.
     ///
-    /// - Parameter version: must grow with each new payload: clients refuse a version that is not
-    ///   newer than the one they hold. The signing time in milliseconds since 1970 is a good choice.
+    /// - Parameters:
+    ///   - configurationName: the name the app's client keeps this configuration under
+    ///     (`cache(_:name:)`, `default` unless set, or a provider's name): a client refuses the
+    ///     payload under any other name.
+    ///   - version: must grow with each new payload: clients refuse a version that is not newer
+    ///     than the one they hold. The signing time in milliseconds since 1970 is a good choice.
     /// - Throws: ``SigningError`` when the crypto library fails (it does not for a valid key).
-    public func sign(_ payload: Data, version: UInt64) throws(SigningError) -> PayloadSignature {
-        let message = PayloadSignature.signedMessage(payload: payload, version: version)
+    public func sign(_ payload: Data, configurationName: String, version: UInt64) throws(SigningError) -> PayloadSignature {
+        let message = PayloadSignature.signedMessage(payload: payload, configurationName: configurationName, version: version)
         do {
             let key = try Curve25519.Signing.PrivateKey(rawRepresentation: seed)
-            return PayloadSignature(keyID: keyID, version: version, signature: try key.signature(for: message))
+            return PayloadSignature(
+                keyID: keyID, configurationName: configurationName, version: version,
+                signature: try key.signature(for: message))
         } catch {
             throw SigningError(message: "Ed25519 signing with the key \"\(keyID)\" failed in the crypto library: \(error)")
         }

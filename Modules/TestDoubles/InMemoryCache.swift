@@ -34,7 +34,7 @@ public final class InMemoryCache: SnapshotCache {
     /// Makes every load answer `.unreadable(error)`; `nil` stops it.
     public func failLoads(with error: CacheError?) { state.withLock { $0.loadFailure = error } }
 
-    /// Makes every store, renew, promote and clear throw `error` without changing anything; `nil` stops it.
+    /// Makes every store, renew, promote, discard and clear throw `error` without changing anything; `nil` stops it.
     public func failWrites(with error: CacheError?) { state.withLock { $0.writeFailure = error } }
 
     /// Marks the entry `name`/`slot` as damaged: loads answer a bad-checksum `.unreadable` until a store replaces it.
@@ -58,7 +58,8 @@ public final class InMemoryCache: SnapshotCache {
     /// The total size of the payloads passed to successful stores (a renewal writes none).
     public var payloadBytesWritten: Int { state.withLock { $0.payloadBytesWritten } }
 
-    /// Every call, in order, as `load <name>/<slot>`, `store <name>/<slot>`, `renew <name>`, `promote <name>`, `clear <name>`.
+    /// Every call, in order, as `load <name>/<slot>`, `store <name>/<slot>`, `renew <name>`, `promote <name>`,
+    /// `discard <name>`, `clear <name>`.
     public var operations: [String] { state.withLock { $0.operations } }
 
     /// The stored snapshot, `.miss`, or `.unreadable` when loads fail or the entry is corrupted.
@@ -109,6 +110,11 @@ public final class InMemoryCache: SnapshotCache {
             state.entries[Key(name: name, slot: .active)] = pending
             return true
         }
+    }
+
+    /// Removes the pending entry of `name` (even corrupted), if any.
+    public func discardPending(_ name: String) throws(CacheError) {
+        try write("discard \(name)") { state in state.entries[Key(name: name, slot: .pending)] = nil }
     }
 
     /// Removes every slot of `name`, corrupted or not.

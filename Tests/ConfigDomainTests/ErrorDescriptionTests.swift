@@ -128,4 +128,12 @@ struct ErrorDescriptionTests {
     func events(_ event: ConfigEvent, text: String) {
         #expect(event.description == text)
     }
+
+    @Test("signature errors and the config error around them say what happened and what to do")
+    func signatureErrors() {
+        let error = SignatureError(.replayed(version: 1, lastAccepted: 2), "signed with version 1; sign with a version above 2")
+        #expect(error.description == "signature refused: signed with version 1; sign with a version above 2")
+        #expect(ConfigError.signature(error).description == error.description)
+        #expect(!ConfigError.signature(error).isRetryable, "fetching the same bytes again cannot help")
+    }
 }

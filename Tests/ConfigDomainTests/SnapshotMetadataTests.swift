@@ -49,4 +49,14 @@ struct SnapshotMetadataTests {
         #expect(Validators(etag: #""abc""#, lastModified: "Mon").description == #"etag="abc" lastModified=Mon"#)
         #expect(Validators(lastModified: "Mon").description == "lastModified=Mon")
     }
+
+    @Test("metadata carries the signature text through a Codable round trip, and a 304 renewal keeps it")
+    func metadataKeepsSignature() throws {
+        let metadata = SnapshotMetadata(
+            fetchedAt: Date(timeIntervalSince1970: 1), contentHash: ContentHash(of: Data()), source: "s", signature: "keyid=k1")
+        #expect(try JSONDecoder().decode(SnapshotMetadata.self, from: JSONEncoder().encode(metadata)) == metadata)
+        #expect(metadata.renewed(at: Date(timeIntervalSince1970: 2), validators: .none).signature == "keyid=k1")
+        let unsigned = Data(#"{"fetchedAt":0,"validators":{},"contentHash":{"value":1,"byteCount":0},"source":"s"}"#.utf8)
+        #expect(try JSONDecoder().decode(SnapshotMetadata.self, from: unsigned).signature == nil, "older encodings decode")
+    }
 }

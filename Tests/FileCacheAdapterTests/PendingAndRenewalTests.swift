@@ -35,6 +35,24 @@ struct PendingAndRenewalTests {
         }
     }
 
+    @Test("discarding moves the pending snapshot to quarantine/ and keeps the active one; discarding nothing does nothing")
+    func discardPending() async throws {
+        try await withTemporaryDirectory { dir in
+            let cache = FileSnapshotCache(directory: dir.url)
+            try cache.discardPending("p")
+            try await cache.store(sampleSnapshot(1), as: "p", slot: .active)
+            try await cache.store(sampleSnapshot(2), as: "p", slot: .pending)
+            try cache.discardPending("p")
+            #expect(cache.load("p", slot: .pending) == .miss)
+            #expect(cache.load("p", slot: .active) == .hit(sampleSnapshot(1)))
+            #expect(try cache.promotePending("p") == false)
+            let quarantined = dir.contents("quarantine")
+            #expect(quarantined.count == 1 && quarantined[0].hasSuffix(cache.fileNames(for: "p").snapshot(.pending)))
+            try cache.discardPending("p")
+            #expect(dir.contents("quarantine").count == 1)
+        }
+    }
+
     @Test("a renewal of the old active snapshot does not apply to a promoted one")
     func promotionDropsRenewal() async throws {
         try await withTemporaryDirectory { dir in

@@ -6,7 +6,7 @@ import SigningAdapter
 import TestDoubles
 import Testing
 
-/// A client built with `verifySignatures(with:)` and the real Ed25519 verifier: what it accepts,
+/// A client built with `verifyPayloads(with:)` and the real Ed25519 verifier: what it accepts,
 /// what it refuses (before parsing, keeping the last good configuration), and how it reports it.
 @Suite("A client that requires signatures")
 struct ClientSignatureTests {
@@ -40,19 +40,29 @@ struct ClientSignatureTests {
         let client: RemoteConfigClient
 
         init(
-            cache: InMemoryCache = InMemoryCache(), verifier: (any PayloadVerifier)? = nil,
+            cache: InMemoryCache = InMemoryCache(), name: String = "default", verifier: (any PayloadVerifier)? = nil,
             activation: ActivationPolicy = .immediate
         ) throws {
             self.cache = cache
-            var builder = RemoteConfigClient.builder(fetcher: fetcher)
+            client = try RemoteConfigClient.builder(fetcher: fetcher)
                 .clock(ManualClock())
-                .cache(cache)
+                .cache(cache, name: name)
                 .observer(observer)
                 .payloadFormat(format)
                 .activation(activation)
                 .register(ClientSignatureTests.flag, ClientSignatureTests.retries)
-            builder = builder.verifySignatures(with: try verifier ?? TestKeys.verifier())
-            client = try builder.build()
+                .verifyPayloads(with: try verifier ?? TestKeys.verifier())
+                .build()
+        }
+
+        /// The refusal of a pending snapshot that `build()` reported, if any.
+        var pendingRefusal: SignatureError? {
+            observer.events.lazy.compactMap { event -> SignatureError? in
+                guard case .cacheUnreadable(let error) = event, case .untrusted(let refusal) = error.kind,
+                    error.message.hasPrefix("the pending payload for \"default\" was not activated")
+                else { return nil }
+                return refusal
+            }.first
         }
 
         /// Refreshes (forced past any backoff) and returns the signature error it failed with.
@@ -311,24 +321,79 @@ struct ClientSignatureTests {
         #expect(harness.observer.events.contains(.cacheUnreadable(error)))
     }
 
-    @Test("under next-launch activation, the promoted pending snapshot is verified at build")
-    func promotedPendingIsVerified() async throws {
+    // MARK: Next-launch activation
+
+    @Test(
+        "under next-launch activation, a pending snapshot rewritten in the cache is refused before it is promoted: discarded, reported, the active values kept",
+        arguments: PendingTamper.allCases)
+    func tamperedPendingIsNotPromoted(_ tamper: PendingTamper) async throws {
         let cache = InMemoryCache()
-        let signedBytes = Self.json(flag: false)
-        let stored = Self.json(flag: true)
-        let forged = CachedSnapshot.metadata(stored, signature: try TestKeys.current().text(signedBytes, version: 1))
-        try await cache.store(CachedSnapshot(payload: stored, metadata: forged), as: "default", slot: .pending)
+        let active = Self.json(flag: true, retries: 5)
+        try await cache.put(active, signature: TestKeys.current().text(active, version: 20))
+        let stored = Self.json(flag: false, retries: 0)
+        switch tamper {
+        case .alteredBytes:
+            try await cache.put(stored, signature: TestKeys.current().text(Self.json(flag: false), version: 30), slot: .pending)
+        case .olderSignedPayload:
+            try await cache.put(stored, signature: TestKeys.current().text(stored, version: 10), slot: .pending)
+        }
+
         let harness = try Harness(cache: cache, activation: .nextLaunch)
-        guard case .unreadable(let error) = harness.client.status.cache, case .untrusted = error.kind else {
-            Issue.record("a tampered pending snapshot must be refused once promoted, got \(harness.client.status.cache)")
+        #expect(harness.client[Self.flag] == true && harness.client[Self.retries] == 5, "the verified active values are served")
+        #expect(harness.client.status.cache == .inSync)
+        #expect(harness.cache.snapshot("default")?.payload == active)
+        #expect(harness.cache.snapshot("default", slot: .pending) == nil, "the refused pending snapshot is discarded")
+        #expect(harness.pendingRefusal?.kind == tamper.expected)
+    }
+
+    @Test("under next-launch activation, a pending snapshot that verifies is promoted; with no active one, it needs no floor")
+    func verifiedPendingIsPromoted() async throws {
+        let cache = InMemoryCache()
+        let next = Self.json(flag: true, retries: 8)
+        try await cache.put(next, signature: TestKeys.current().text(next, version: 30), slot: .pending)
+        let harness = try Harness(cache: cache, activation: .nextLaunch)
+        #expect(harness.client[Self.retries] == 8)
+        #expect(harness.cache.snapshot("default")?.payload == next)
+        #expect(harness.pendingRefusal == nil)
+    }
+
+    // MARK: The configuration's name
+
+    @Test("a payload signed for another configuration is refused, naming both, fetched or cached")
+    func otherConfigurationIsRefused() async throws {
+        let bytes = Self.json(flag: true, retries: 9)
+        let harness = try Harness(name: "pricing")
+        harness.fetcher.enqueue(Self.fetched(bytes, signature: try TestKeys.current().text(bytes, version: 1, for: "checkout")))
+        let refusal = try #require(await harness.refusal())
+        #expect(refusal.kind == .wrongConfiguration(signedFor: "checkout", expected: "pricing"))
+        #expect(refusal.message.contains("signed for the configuration \"checkout\", not \"pricing\""))
+        #expect(refusal.message.contains("remote-config sign --name pricing"))
+        #expect(harness.client[Self.retries] == 3)
+
+        let cache = InMemoryCache()
+        try await cache.put(bytes, signature: TestKeys.current().text(bytes, version: 1, for: "checkout"), as: "pricing")
+        let relaunched = try Harness(cache: cache, name: "pricing")
+        #expect(relaunched.client[Self.retries] == 3)
+        guard case .unreadable(let error) = relaunched.client.status.cache, case .untrusted(let cached) = error.kind else {
+            Issue.record("expected an untrusted cache, got \(relaunched.client.status.cache)")
             return
         }
-        #expect(harness.client[Self.flag] == false)
+        #expect(cached.kind == .wrongConfiguration(signedFor: "checkout", expected: "pricing"))
+    }
+
+    @Test("the name in the signature text cannot be relabelled: the signature covers it")
+    func relabelledNameIsAMismatch() async throws {
+        let bytes = Self.json(flag: true)
+        var signature = try TestKeys.current().sign(bytes, version: 1, for: "checkout")
+        signature.configurationName = "default"
+        let harness = try Harness()
+        harness.fetcher.enqueue(Self.fetched(bytes, signature: signature.text))
+        #expect(await harness.refusal()?.kind == .mismatch(keyID: "prod-2026"))
     }
 
     // MARK: Without a verifier
 
-    @Test("without verifySignatures, signatures are not required, not checked, and still cached")
+    @Test("without verifyPayloads, signatures are not required, not checked, and still cached")
     func withoutVerifier() async throws {
         let fetcher = ScriptedFetcher()
         let cache = InMemoryCache()
@@ -339,6 +404,25 @@ struct ClientSignatureTests {
         #expect(cache.snapshot("default")?.metadata.signature == "anything")
         fetcher.enqueue(Self.fetched(Self.json(flag: false), signature: nil))
         #expect(try await client.refresh(force: true) == .updated(changedKeys: ["new_checkout"]))
+    }
+
+    /// How someone who can write the cache rewrites the snapshot waiting for the next launch.
+    enum PendingTamper: CaseIterable, Sendable, CustomStringConvertible {
+        case alteredBytes, olderSignedPayload
+
+        var expected: SignatureError.Kind {
+            switch self {
+            case .alteredBytes: .mismatch(keyID: "prod-2026")
+            case .olderSignedPayload: .replayed(version: 10, lastAccepted: 20)
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .alteredBytes: "other bytes under a signature"
+            case .olderSignedPayload: "an older, validly signed payload"
+            }
+        }
     }
 
     enum CacheTamper: CaseIterable, Sendable, CustomStringConvertible {
@@ -387,10 +471,9 @@ extension CachedSnapshot {
 }
 
 extension InMemoryCache {
-    /// Stores `bytes` with `signature` as the active snapshot (test setup before a build).
-    func put(_ bytes: Data, signature: String?) async throws {
+    /// Stores `bytes` with `signature` as `name`'s snapshot in `slot` (test setup before a build).
+    func put(_ bytes: Data, signature: String?, as name: String = "default", slot: CacheSlot = .active) async throws {
         try await store(
-            CachedSnapshot(payload: bytes, metadata: CachedSnapshot.metadata(bytes, signature: signature)), as: "default",
-            slot: .active)
+            CachedSnapshot(payload: bytes, metadata: CachedSnapshot.metadata(bytes, signature: signature)), as: name, slot: slot)
     }
 }

@@ -14,19 +14,19 @@ struct Ed25519Tests {
         #expect(signature.keyID == "prod-2026")
         #expect(signature.version == 42)
         #expect(signature.signature.count == 64)
-        try TestKeys.verifier().verify(payload, signature: signature)
-        try TestKeys.verifier().verify(payload, signature: PayloadSignature(parsing: signature.text))
+        try TestKeys.verifier().check(payload, signature: signature)
+        try TestKeys.verifier().check(payload, signature: PayloadSignature(parsing: signature.text))
     }
 
     @Test("several keys are trusted at once: each verifies its own signatures (rotation)")
     func rotation() throws {
         let verifier = try TestKeys.verifier()
-        try verifier.verify(payload, signature: TestKeys.current().sign(payload, version: 1))
-        try verifier.verify(payload, signature: TestKeys.previous().sign(payload, version: 1))
+        try verifier.check(payload, signature: TestKeys.current().sign(payload, version: 1))
+        try verifier.check(payload, signature: TestKeys.previous().sign(payload, version: 1))
         #expect(verifier.trustedKeys.map(\.keyID) == ["prod-2025", "prod-2026"], "sorted by key id")
         let afterRotation = try Ed25519Verifier(trustedKeys: [TestKeys.current().publicKey])
         #expect(throws: SignatureError.self) {
-            try afterRotation.verify(payload, signature: TestKeys.previous().sign(payload, version: 1))
+            try afterRotation.check(payload, signature: TestKeys.previous().sign(payload, version: 1))
         }
     }
 
@@ -35,7 +35,7 @@ struct Ed25519Tests {
         let signature = try TestKeys.stranger().sign(payload, version: 1)
         let verifier = try TestKeys.verifier()
         do throws(SignatureError) {
-            try verifier.verify(payload, signature: signature)
+            try verifier.check(payload, signature: signature)
             Issue.record("an unknown key id must be refused")
         } catch {
             #expect(error.kind == .unknownKey("stranger"))
@@ -49,7 +49,7 @@ struct Ed25519Tests {
         let signature = try TestKeys.impostor().sign(payload, version: 1)
         let verifier = try TestKeys.verifier()
         do throws(SignatureError) {
-            try verifier.verify(payload, signature: signature)
+            try verifier.check(payload, signature: signature)
             Issue.record("another key's signature must be refused")
         } catch {
             #expect(error.kind == .mismatch(keyID: "prod-2026"))
@@ -60,10 +60,11 @@ struct Ed25519Tests {
 
     @Test("signatures of the wrong length are mismatches, never crashes", arguments: [0, 1, 63, 65, 128])
     func wrongLength(count: Int) throws {
-        let signature = PayloadSignature(keyID: "prod-2026", version: 1, signature: Data(repeating: 9, count: count))
+        let signature = PayloadSignature(
+            keyID: "prod-2026", configurationName: "default", version: 1, signature: Data(repeating: 9, count: count))
         let verifier = try TestKeys.verifier()
         do throws(SignatureError) {
-            try verifier.verify(payload, signature: signature)
+            try verifier.check(payload, signature: signature)
             Issue.record("a \(count)-byte signature must be refused")
         } catch {
             #expect(error.kind == .mismatch(keyID: "prod-2026"))
@@ -85,7 +86,7 @@ struct Ed25519Tests {
         let parsed = try Ed25519PublicKey(keyID: "rfc8032", base64: public_.base64EncodedString() + "\n")
         #expect(parsed == signer.publicKey)
         let verifier = try Ed25519Verifier(base64Keys: ["rfc8032": parsed.base64])
-        try verifier.verify(payload, signature: again.sign(payload, version: 3))
+        try verifier.check(payload, signature: again.sign(payload, version: 3))
     }
 
     @Test("generated keys are new each time and work")
@@ -93,7 +94,7 @@ struct Ed25519Tests {
         let one = try Ed25519Signer.generate(keyID: "k1")
         let two = try Ed25519Signer.generate(keyID: "k1")
         #expect(one.publicKey != two.publicKey)
-        try Ed25519Verifier(trustedKeys: [one.publicKey]).verify(payload, signature: one.sign(payload, version: 0))
+        try Ed25519Verifier(trustedKeys: [one.publicKey]).check(payload, signature: one.sign(payload, version: 0))
     }
 
     @Test(

@@ -36,8 +36,22 @@ enum TestKeys {
 }
 
 extension Ed25519Signer {
-    /// The signature text of `payload` at `version` (test helper: signing never fails with a valid key).
-    func text(_ payload: Data, version: UInt64) throws -> String { try sign(payload, version: version).text }
+    /// The signature of `payload` at `version` for the configuration `name` (the client's default unless given).
+    func sign(_ payload: Data, version: UInt64, for name: String = "default") throws(SigningError) -> PayloadSignature {
+        try sign(payload, configurationName: name, version: version)
+    }
+
+    /// The signature text of `payload` at `version` for the configuration `name` (signing never fails with a valid key).
+    func text(_ payload: Data, version: UInt64, for name: String = "default") throws -> String {
+        try sign(payload, version: version, for: name).text
+    }
+}
+
+extension Ed25519Verifier {
+    /// Checks `signature` over `payload` for the configuration "default", without a replay floor.
+    func check(_ payload: Data, signature: PayloadSignature) throws(SignatureError) {
+        try check(payload, signature: signature, configurationName: "default")
+    }
 }
 
 /// The bytes of `text`.

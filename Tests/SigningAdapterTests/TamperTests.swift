@@ -12,7 +12,7 @@ struct TamperTests {
     /// Whether `payload` with `signature` is refused as a mismatch (anything else, including acceptance, is a failure).
     private func isRefused(_ payload: Data, _ signature: PayloadSignature, by verifier: Ed25519Verifier) -> Bool {
         do throws(SignatureError) {
-            try verifier.verify(payload, signature: signature)
+            try verifier.check(payload, signature: signature)
             return false
         } catch {
             return error.kind == .mismatch(keyID: signature.keyID)
@@ -95,14 +95,14 @@ struct TamperTests {
         #expect(isRefused(tampered, try TestKeys.impostor().sign(tampered, version: 9), by: verifier))
         let stranger = try TestKeys.stranger().sign(tampered, version: 9)
         do throws(SignatureError) {
-            try verifier.verify(tampered, signature: stranger)
+            try verifier.check(tampered, signature: stranger)
             Issue.record("a stranger's signature must be refused")
         } catch {
             #expect(error.kind == .unknownKey("stranger"))
         }
     }
 
-    @Test("a signature moved to another payload, or to another key id, is refused")
+    @Test("a signature moved to another payload, another key id or another configuration name, is refused")
     func swappedParts() throws {
         let verifier = try TestKeys.verifier()
         let other = utf8(#"{"new_checkout":true,"max_retries":3,"theme":"light"}"#)
@@ -110,5 +110,8 @@ struct TamperTests {
         var relabelled = try TestKeys.previous().sign(small, version: 9)
         relabelled.keyID = "prod-2026"
         #expect(isRefused(small, relabelled, by: verifier), "the previous key's signature named as the current key's")
+        var renamed = try TestKeys.current().sign(small, version: 9, for: "checkout")
+        renamed.configurationName = "default"
+        #expect(isRefused(small, renamed, by: verifier), "another configuration's signature relabelled as this one's")
     }
 }

@@ -39,6 +39,7 @@ extension WrappingCache {
         try await inner.renew(metadata, for: name)
     }
     func promotePending(_ name: String) throws(CacheError) -> Bool { try inner.promotePending(name) }
+    func discardPending(_ name: String) throws(CacheError) { try inner.discardPending(name) }
     func clear(_ name: String) async throws(CacheError) { try await inner.clear(name) }
 }
 
@@ -86,6 +87,13 @@ final class TornWritesCache: SnapshotCache {
         }
     }
 
+    func discardPending(_ name: String) throws(CacheError) {
+        storage.withLock { storage in
+            storage.payloads[key(name, .pending)] = nil
+            storage.metadata[key(name, .pending)] = nil
+        }
+    }
+
     func clear(_ name: String) async throws(CacheError) {
         storage.withLock { storage in
             for slot in CacheSlot.allCases {
@@ -107,6 +115,7 @@ struct NameBlindCache: WrappingCache {
         try await inner.renew(metadata, for: "all")
     }
     func promotePending(_ name: String) throws(CacheError) -> Bool { try inner.promotePending("all") }
+    func discardPending(_ name: String) throws(CacheError) { try inner.discardPending("all") }
     func clear(_ name: String) async throws(CacheError) { try await inner.clear("all") }
 }
 
@@ -136,6 +145,12 @@ struct DamageAsMissCache: WrappingCache {
 struct NoPendingCache: WrappingCache {
     let inner = InMemoryCache()
     func promotePending(_ name: String) throws(CacheError) -> Bool { false }
+}
+
+/// Ignores discards: a refused pending snapshot would be promoted at the next launch.
+struct NoDiscardCache: WrappingCache {
+    let inner = InMemoryCache()
+    func discardPending(_ name: String) throws(CacheError) {}
 }
 
 /// Removes the old entry before writing the new one, so a failed write loses both.

@@ -108,6 +108,7 @@ struct ContractCoverageTests {
                 broken(.damagedData) { DamageAsMissCache() },
                 torn,
                 broken(.pendingPromotion) { NoPendingCache() },
+                broken(.pendingDiscard) { NoDiscardCache() },
                 broken(.failedWrite) { FailedWriteLosesPreviousCache() },
             ], covering: Check.allCases.map(\.rawValue))
         #expect(result.unaimed.isEmpty, "no broken cache is aimed at \(result.unaimed)")

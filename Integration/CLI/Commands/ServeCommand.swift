@@ -32,6 +32,8 @@ struct ServeCommand: AsyncParsableCommand {
 
             Sign what is served, to test a client that requires signatures:
               --sign-with keys/dev.key       each 200 carries X-Config-Signature, and /config.json.sig is served
+              --name checkout                sign for the client's configuration "checkout" (default: default);
+                                             every file served is signed for that one name
 
             Stop with Ctrl-C (or SIGTERM).
 
@@ -84,6 +86,9 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "key"))
     var signWith: String?
 
+    /// With --sign-with: the configuration every document is signed for.
+    @OptionGroup var configuration: ConfigurationNameOption
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port)") }
         guard delay >= 0, delay.isFinite else { throw ValidationError("--delay must be zero or more seconds, got \(delay)") }
@@ -97,6 +102,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--fail-rate must be a fraction from 0 to 1, got \(failRate)")
         }
         if seed != nil && failRate == nil { throw ValidationError("--seed only matters with --fail-rate") }
+        if configuration.name != "default" && signWith == nil { throw ValidationError("--name only matters with --sign-with") }
     }
 
     /// The trouble the flags ask for (with a random seed when none is given: compute it once).
@@ -122,7 +128,9 @@ struct ServeCommand: AsyncParsableCommand {
             defer { signals.cancel() }
             let library = try DocumentLibrary(path: path)
             let trouble = makeTrouble()
-            let signer = try signWith.map { path throws(CLIFailure) in DocumentSigner(try KeyFile.signer(path)) }
+            let signer = try signWith.map { path throws(CLIFailure) in
+                DocumentSigner(try KeyFile.signer(path), configurationName: configuration.name)
+            }
             let server = try await DevConfigServer.start(
                 library: library, port: UInt16(port), trouble: trouble, signer: signer,
                 onChange: { changes in
@@ -143,8 +151,8 @@ struct ServeCommand: AsyncParsableCommand {
             if let summary = trouble.summary { console.line(console.styled(summary, .yellow)) }
             if let signer {
                 console.line(
-                    "Signing with key \(signer.signer.keyID): an X-Config-Signature header on each 200, "
-                        + "and <path>.sig next to each file.")
+                    "Signing with key \(signer.signer.keyID) for the configuration \"\(signer.configurationName)\": an "
+                        + "X-Config-Signature header on each 200, and <path>.sig next to each file.")
             }
             console.line("Reloads when a file changes. Press Ctrl-C to stop.")
             let received = await signals.wait()

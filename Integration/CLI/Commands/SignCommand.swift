@@ -10,9 +10,13 @@ struct SignCommand: AsyncParsableCommand {
         commandName: "sign",
         abstract: "Sign a config file with an Ed25519 private key: writes <file>.sig and prints the signature line.",
         discussion: """
-            The signature covers the file's exact bytes and a version, in one line:
+            The signature covers the file's exact bytes, the configuration's name and a version, in one line:
 
-              keyid=prod-2026, version=1767225600000, sig=<base64>
+              keyid=prod-2026, config=default, version=1767225600000, sig=<base64>
+
+            The name is the one the app's client keeps the configuration under: cache(_:name:), "default" \
+            unless set, or the name of a provider added with fetcher(_:name:precedence:). A client refuses \
+            the file under any other name, so one configuration's signed file cannot pass for another's.
 
             Publish it with the file, unchanged: as the sidecar file <file>.sig next to it (HTTPFetcher's \
             .sidecarFile transport; upload the .sig first), or as the value of the X-Config-Signature \
@@ -24,6 +28,7 @@ struct SignCommand: AsyncParsableCommand {
 
             Examples:
               remote-config sign config.json --key keys/prod-2026.key
+              remote-config sign experiments.json --key keys/prod-2026.key --name experiments
               remote-config sign config.json --key keys/prod-2026.key --version 42 --output -
             """)
 
@@ -32,6 +37,8 @@ struct SignCommand: AsyncParsableCommand {
 
     @Option(help: "The private key file keygen wrote (<key id>.key).")
     var key: String
+
+    @OptionGroup var configuration: ConfigurationNameOption
 
     @Option(help: ArgumentHelp("The signed version (default: now, in milliseconds since 1970).", valueName: "number"))
     var version: UInt64?
@@ -51,7 +58,9 @@ struct SignCommand: AsyncParsableCommand {
             }
             let signature: PayloadSignature
             do throws(SigningError) {
-                signature = try signer.sign(bytes, version: version ?? UInt64(Date().timeIntervalSince1970 * 1000))
+                signature = try signer.sign(
+                    bytes, configurationName: configuration.name,
+                    version: version ?? UInt64(Date().timeIntervalSince1970 * 1000))
             } catch {
                 throw CLIFailure.problem(error.description)
             }
@@ -66,7 +75,8 @@ struct SignCommand: AsyncParsableCommand {
                 throw CLIFailure.input("cannot write \(destination): \(FileProblem.describe(error))")
             }
             Console.shared.line(
-                "Signed \(file) (\(Formatting.bytes(bytes.count))) with \(signer.keyID), version \(signature.version).")
+                "Signed \(file) (\(Formatting.bytes(bytes.count))) for the configuration \"\(configuration.name)\" with "
+                    + "\(signer.keyID), version \(signature.version).")
             Console.shared.line("Wrote \(destination); as a header:")
             Console.shared.line("\(HTTPFetcher.SignatureTransport.headerName): \(signature.text)")
         }

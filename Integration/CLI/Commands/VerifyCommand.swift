@@ -13,17 +13,19 @@ struct VerifyCommand: AsyncParsableCommand {
         discussion: """
             A file is checked against its signature file (<file>.sig, or --signature). A URL is fetched like \
             a client fetches it: the signature from the X-Config-Signature header, or with --sidecar from \
-            <url>.sig. Give --key once per trusted key (public .pub, or private .key files).
+            <url>.sig. Give --key once per trusted key (public .pub, or private .key files), and --name for \
+            the configuration the client reads it as (default: default).
 
             With --after-version, a signature whose version is not above that number is refused as a replay, \
             as a client holding that version would.
 
             Exit status: 0 when the signature verifies; 1 when it is missing, malformed, by an unknown key, \
-            does not match, or is not newer than --after-version; 2 when a file or key cannot be read.
+            does not match, is for another configuration, or is not newer than --after-version; 2 when a file \
+            or key cannot be read.
 
             Examples:
               remote-config verify config.json --key keys/prod-2026.pub
-              remote-config verify https://cdn.example.com/app/config.json --sidecar --key keys/prod-2026.pub
+              remote-config verify https://cdn.example.com/app/experiments.json --sidecar --key keys/prod-2026.pub --name experiments
             """)
 
     @Argument(help: "A config file, or an http(s) URL to fetch.")
@@ -37,6 +39,8 @@ struct VerifyCommand: AsyncParsableCommand {
 
     @Flag(help: "For a URL: read the signature from <url>.sig instead of the X-Config-Signature header.")
     var sidecar = false
+
+    @OptionGroup var configuration: ConfigurationNameOption
 
     @Option(help: ArgumentHelp("Refuse a signed version not above this one (a replay).", valueName: "number"))
     var afterVersion: UInt64?
@@ -62,32 +66,19 @@ struct VerifyCommand: AsyncParsableCommand {
             let (bytes, text) = isURL ? try await fetch() : try readFile()
             let checked: PayloadSignature
             do throws(SignatureError) {
-                checked = try Self.check(bytes, signature: text, verifier: verifier, afterVersion: afterVersion)
+                guard let text else {
+                    throw SignatureError(
+                        .missing, "there is no signature; sign the file with `remote-config sign --name \(configuration.name)`")
+                }
+                checked = try PayloadSignature(parsing: text)
+                try verifier.check(bytes, signature: checked, configurationName: configuration.name, newerThan: afterVersion)
             } catch {
                 throw CLIFailure.problem("\(source): \(error)")
             }
             Console.shared.line(
-                Console.shared.styled("OK", .green) + ": \(source) (\(Formatting.bytes(bytes.count))) is signed by "
-                    + "\(checked.keyID), version \(checked.version).")
+                Console.shared.styled("OK", .green) + ": \(source) (\(Formatting.bytes(bytes.count))) is signed for "
+                    + "\"\(checked.configurationName)\" by \(checked.keyID), version \(checked.version).")
         }
-    }
-
-    /// The client's checks, in its order: present, well formed, trusted key, matching bytes, newer version.
-    static func check(
-        _ bytes: Data, signature text: String?, verifier: Ed25519Verifier, afterVersion: UInt64?
-    ) throws(SignatureError) -> PayloadSignature {
-        guard let text else {
-            throw SignatureError(.missing, "there is no signature; sign the file with `remote-config sign`")
-        }
-        let signature = try PayloadSignature(parsing: text)
-        try verifier.verify(bytes, signature: signature)
-        if let afterVersion, signature.version <= afterVersion {
-            throw SignatureError(
-                .replayed(version: signature.version, lastAccepted: afterVersion),
-                "it is signed with version \(signature.version), not above \(afterVersion): a client holding version "
-                    + "\(afterVersion) refuses it as a replay; sign it again (the default version is the current time)")
-        }
-        return signature
     }
 
     private func readFile() throws(CLIFailure) -> (Data, String?) {

@@ -36,11 +36,13 @@ struct SignedConfigDemo {
             throw CLIFailure.problem("the demo could not make its key: \(error.message)")
         }
         say.say("A key pair is made, as `remote-config keygen --key-id demo-2026` does. A server signs each version it")
-        say.say("serves (`remote-config serve --sign-with demo-2026.key`); the app trusts only the public key.")
+        say.say("serves for the configuration \"default\" (`remote-config serve --sign-with demo-2026.key`); the app")
+        say.say("trusts only the public key, and only for the configuration it reads.")
 
         let narrator = say
         let server = try await DevConfigServer.start(
-            library: try DocumentLibrary(path: file.path), port: 0, pollInterval: 3600, signer: DocumentSigner(signer),
+            library: try DocumentLibrary(path: file.path), port: 0, pollInterval: 3600,
+            signer: DocumentSigner(signer, configurationName: "default"),
             onChange: { _ in }, onRequest: { record in narrator.server(record.logLine()) })
         let proxy: TamperingProxy
         do throws(ConfigurationError) {
@@ -67,7 +69,7 @@ struct SignedConfigDemo {
         do throws(ConfigError) {
             client = try RemoteConfigClient.builder(fetcher: proxy)
                 .cache(FileSnapshotCache(directory: workspace.appendingPathComponent("signed-cache")))
-                .verifySignatures(with: verifier)
+                .verifyPayloads(with: verifier)
                 .register(DemoFlags.all)
                 .build()
         } catch {
@@ -83,7 +85,7 @@ struct SignedConfigDemo {
     }
 
     private func refreshes(_ client: RemoteConfigClient, through proxy: TamperingProxy) async throws(CLIFailure) {
-        say.say("A client built with .verifySignatures(with: verifier) refreshes:")
+        say.say("A client built with .verifyPayloads(with: verifier) refreshes:")
         do throws(ConfigError) {
             _ = try await client.refresh(force: true)
         } catch {

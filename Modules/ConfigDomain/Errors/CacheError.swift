@@ -16,8 +16,8 @@ public struct CacheError: Error, Sendable, Hashable, CustomStringConvertible {
         case io(operation: String, code: Int32)
         /// There is nothing to act on (for example renewing metadata of an absent snapshot).
         case notFound
-        /// The stored payload's signature does not verify (altered on disk, unsigned, or signed by a
-        /// key no longer trusted); the client did not parse it.
+        /// The client's `PayloadVerifier` refused the stored payload (altered on disk, unsigned, signed
+        /// for another configuration or by a key no longer trusted); the client did not parse it.
         case untrusted(SignatureError)
     }
 

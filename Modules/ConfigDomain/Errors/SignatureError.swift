@@ -1,6 +1,6 @@
 import Foundation
 
-/// A payload whose signature does not let the client trust it, refused before it is parsed.
+/// A payload the client's `PayloadVerifier` refused, before it was parsed.
 ///
 /// Never retryable as such: fetching the same bytes again gives the same answer. The last good
 /// configuration stays, and a later refresh that brings a correctly signed payload succeeds.
@@ -9,7 +9,7 @@ public struct SignatureError: Error, Sendable, Hashable, CustomStringConvertible
     public enum Kind: Sendable, Hashable {
         /// Signatures are required and the payload came without one.
         case missing
-        /// The signature text does not read as `keyid=…, version=…, sig=…`.
+        /// The signature text does not read as `keyid=…, config=…, version=…, sig=…`.
         case malformed
         /// The signature names a key id the client does not trust.
         case unknownKey(String)
@@ -19,6 +19,9 @@ public struct SignatureError: Error, Sendable, Hashable, CustomStringConvertible
         /// The signed version is not newer than the version the client already accepted: an old
         /// payload was replayed, or the publisher's version went backwards.
         case replayed(version: UInt64, lastAccepted: UInt64)
+        /// A trusted key signed the payload for another configuration: one configuration's payload
+        /// was served or cached as another's.
+        case wrongConfiguration(signedFor: String, expected: String)
     }
 
     /// Why the signature is refused.

@@ -12,9 +12,13 @@ public struct SnapshotMetadata: Sendable, Hashable, Codable {
     public var source: String
     /// A time-to-live suggested by the source (for example `Cache-Control: max-age`), in seconds.
     public var ttlHint: TimeInterval?
-    /// The payload's detached signature exactly as it arrived (``PayloadSignature/text``), if any.
-    /// It is kept with the payload, so a cached payload is verified again at load.
+    /// The payload's detached signature exactly as it arrived, if any: text the core only carries,
+    /// which the client's `PayloadVerifier` reads. It is kept with the payload, so a cached payload
+    /// is verified again at load.
     public var signature: String?
+
+    /// The longest signature text a fetcher carries and a verifier reads, in characters (a real one is about 150).
+    public static let maxSignatureLength = 1024
 
     /// Creates metadata.
     public init(

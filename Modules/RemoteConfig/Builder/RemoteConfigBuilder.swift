@@ -139,13 +139,15 @@ public struct RemoteConfigBuilder: Sendable {
         with { $0.settings.format = format }
     }
 
-    /// Requires every payload, fetched or cached, to carry a signature that `verifier` accepts, checked
-    /// on the exact bytes before they are decoded; a fetched payload must also be signed with a newer
-    /// version than the one held. A refusal keeps the last good configuration and is reported as a
-    /// `ConfigError.signature` (refresh) or a `CacheError.Kind.untrusted` (cache at build).
-    /// See the article "Signed configurations".
-    public func verifySignatures(with verifier: any PayloadVerifier) -> Self {
-        with { $0.settings.signatures = SignatureCheck(verifier: verifier) }
+    /// Hands every payload, fetched or cached, to `verifier` with its exact bytes before they are
+    /// decoded, and decodes only those it accepts (`SigningAdapter`'s `Ed25519Verifier` requires a
+    /// signature by a trusted key, for this configuration, newer than the one held). A refusal keeps
+    /// the last good configuration and is reported as a `ConfigError.signature` (refresh) or a
+    /// `CacheError.Kind.untrusted` (cache at build); a refused pending snapshot is discarded before
+    /// next-launch activation promotes it. The last good values are then kept in memory only, since
+    /// no signature covers the client's own record of them. See the article "Signed configurations".
+    public func verifyPayloads(with verifier: any PayloadVerifier) -> Self {
+        with { $0.settings.verifier = verifier }
     }
 
     /// Sets the evaluation context that targeting rules see from the first read on (change it later
@@ -279,18 +281,16 @@ public struct RemoteConfigBuilder: Sendable {
         guard let cache = settings.cache else { return nil }
         let name = settings.configurationName
         status.cache = .empty
-        if settings.activation == .nextLaunch {
-            do throws(CacheError) {
-                _ = try cache.promotePending(name)
-            } catch {
-                sink.emit(.cacheUnreadable(error))
-            }
-        }
+        if settings.activation == .nextLaunch { promotePending(of: settings, in: cache, sink: sink) }
         switch cache.load(name, slot: .active) {
         case .hit(let cached):
-            if let refusal = settings.signatures?.refusal(ofCached: cached, name: name) {
-                status.cache = .unreadable(refusal)
-                sink.emit(.cacheUnreadable(refusal))
+            if let refusal = Self.refusal(of: cached, replacing: nil, by: settings) {
+                let error = CacheError(
+                    .untrusted(refusal),
+                    message: "the cached payload for \"\(name)\" was not used: \(refusal.message); serving defaults until "
+                        + "a refresh brings a payload that verifies")
+                status.cache = .unreadable(error)
+                sink.emit(.cacheUnreadable(error))
                 return nil
             }
             do throws(PayloadError) {
@@ -320,10 +320,66 @@ public struct RemoteConfigBuilder: Sendable {
         return nil
     }
 
+    /// Makes the pending snapshot active, once the verifier (if any) accepts it in place of the active
+    /// one; a refused pending snapshot is discarded and reported, and the active one stays.
+    private func promotePending(of settings: ClientSettings, in cache: any SnapshotCache, sink: EventSink) {
+        let name = settings.configurationName
+        if settings.verifier != nil {
+            switch cache.load(name, slot: .pending) {
+            case .miss:
+                return
+            case .unreadable(let error):
+                sink.emit(.cacheUnreadable(error))
+                return
+            case .hit(let pending):
+                // The active snapshot records what was accepted before only if it verifies itself.
+                let active = cache.load(name, slot: .active).snapshot.flatMap {
+                    Self.refusal(of: $0, replacing: nil, by: settings) == nil ? $0.metadata : nil
+                }
+                if let refusal = Self.refusal(of: pending, replacing: active, by: settings) {
+                    discardPending(name, in: cache, refusal: refusal, sink: sink)
+                    return
+                }
+            }
+        }
+        do throws(CacheError) {
+            _ = try cache.promotePending(name)
+        } catch {
+            sink.emit(.cacheUnreadable(error))
+        }
+    }
+
+    /// Removes the pending snapshot of `name` that the verifier refused, and reports both.
+    private func discardPending(_ name: String, in cache: any SnapshotCache, refusal: SignatureError, sink: EventSink) {
+        var message =
+            "the pending payload for \"\(name)\" was not activated: \(refusal.message); it was discarded, and the "
+            + "active configuration stays until a refresh brings a payload that verifies"
+        do throws(CacheError) {
+            try cache.discardPending(name)
+        } catch {
+            message += " (discarding it failed: \(error.message))"
+        }
+        sink.emit(.cacheUnreadable(CacheError(.untrusted(refusal), message: message)))
+    }
+
+    /// Why the verifier of `settings` refuses `cached` in place of `held`; nil when it accepts it, or
+    /// when there is no verifier.
+    private static func refusal(
+        of cached: CachedSnapshot, replacing held: SnapshotMetadata?, by settings: ClientSettings
+    ) -> SignatureError? {
+        do throws(SignatureError) {
+            try settings.verifier?.verify(
+                cached.payload, metadata: cached.metadata, replacing: held, configurationName: settings.configurationName)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// Reads the last good values `settings`' cache kept (see ``LastGoodValues``); nil without a cache, and
-    /// when signatures are required: the record is the client's own file, which no signature covers.
+    /// when payloads are verified: the record is the client's own file, which no signature covers.
     private func lastGoodReader(of settings: ClientSettings, sink: EventSink) -> (@Sendable () -> LastGoodValues?)? {
-        guard let cache = settings.cache, settings.signatures == nil else { return nil }
+        guard let cache = settings.cache, settings.verifier == nil else { return nil }
         let name = settings.configurationName
         return {
             switch cache.load(name, slot: .lastGood) {

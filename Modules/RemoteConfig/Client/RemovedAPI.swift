@@ -13,6 +13,10 @@ extension RemoteConfigBuilder {
     @available(*, unavailable, message: "write through a LocalOverrideStore added with .override(_:); it persists in a SnapshotCache")
     public func settingsStore(_ store: Any) -> Self { self }
 
+    /// Renamed: the verifier decides on the whole payload (signature, configuration, version), not only the cryptography.
+    @available(*, unavailable, renamed: "verifyPayloads(with:)")
+    public func verifySignatures(with verifier: any PayloadVerifier) -> Self { verifyPayloads(with: verifier) }
+
     /// Removed: a `LocalOverrideStore` takes the build kind its release lock assumes.
     @available(*, unavailable, message: "pass buildKind: to the LocalOverrideStore")
     public func buildKind(_ kind: BuildKind) -> Self { self }

@@ -21,8 +21,8 @@ struct ClientSettings: Sendable {
     /// Push transports whose signals start refreshes or deliver payloads (see PushReceiver), each
     /// with the name of the provider it drives (nil: the builder's own fetcher).
     var pushSources: [(source: any ChangeSignalSource, provider: String?)] = []
-    /// Set by `verifySignatures(with:)`: every payload must then carry a signature that verifies.
-    var signatures: SignatureCheck? = nil
+    /// Set by `verifyPayloads(with:)`: it sees every payload's bytes before they are decoded, and may refuse them.
+    var verifier: (any PayloadVerifier)? = nil
     /// The evaluation context the first state is resolved for.
     var context = EvaluationContext.empty
 

@@ -233,7 +233,8 @@ final class RefreshEngine: Sendable {
             return succeed(.unchanged, at: now)
         }
         do throws(SignatureError) {
-            try settings.signatures?.check(payload.bytes, metadata: metadata, held: held)
+            try settings.verifier?.verify(
+                payload.bytes, metadata: metadata, replacing: held, configurationName: settings.configurationName)
         } catch {
             return fail(.signature(error), retry: .doNotRetry)
         }
@@ -399,7 +400,7 @@ final class RefreshEngine: Sendable {
     /// Stores the last good values this provider supplies in `state` (see ``LastGoodValues``) when they
     /// differ from what the cache holds, before the payload that made them is stored.
     private func recordLastGood(of resolved: ResolvedState) async {
-        guard let cache = settings.cache, settings.signatures == nil else { return }
+        guard let cache = settings.cache, settings.verifier == nil else { return }
         let values = LastGoodValues(of: provider, in: resolved, names: activator.resolver.registry.names)
         let recorded = state.withLock { $0.recordedLastGood }
         if values == recorded { return }

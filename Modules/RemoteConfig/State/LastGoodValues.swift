@@ -62,7 +62,7 @@ struct LastGoodValues: Sendable, Equatable {
 /// The last good values stored in the providers' caches, each read on first need while the builder
 /// resolves the first state (a launch whose cached payloads give every key a value reads none).
 final class StoredLastGood: Sendable {
-    /// By provider: reads its stored record (nil without a cache, or when signatures are required).
+    /// By provider: reads its stored record (nil without a cache, or when payloads are verified).
     private let readers: [(@Sendable () -> LastGoodValues?)?]
     /// The records read so far, by provider.
     private let read = Locked<[Int: LastGoodValues]>([:])

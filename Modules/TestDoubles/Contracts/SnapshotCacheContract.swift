@@ -57,6 +57,8 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         case concurrentAccess = "cache.concurrent-access-sees-whole-snapshots"
         /// A pending snapshot waits apart from the active one and `promotePending` makes it active.
         case pendingPromotion = "cache.pending-snapshot-is-promoted"
+        /// `discardPending` empties the pending slot, keeps the active one, and does nothing when nothing is pending.
+        case pendingDiscard = "cache.discarded-pending-snapshot-is-gone"
         /// A failed write throws a `CacheError` and leaves the previous snapshot readable.
         case failedWrite = "cache.failed-write-keeps-the-previous-snapshot"
     }
@@ -146,6 +148,7 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         case .damagedData: try await checkDamagedData(session)
         case .concurrentAccess: try await checkConcurrentAccess(session)
         case .pendingPromotion: try await checkPendingPromotion(session)
+        case .pendingDiscard: try await checkPendingDiscard(session)
         case .failedWrite: try await checkFailedWrite(session)
         }
     }
@@ -361,6 +364,19 @@ public struct SnapshotCacheContract<Cache: SnapshotCache>: Sendable {
         try session.expectHit(pending, fresh, .active, "after promoting with no active snapshot")
     }
 
+    private func checkPendingDiscard(_ session: Session) async throws(ContractFailure) {
+        let name = "contract.discard"
+        let (active, _) = try await session.storeActiveAndPending(name, "discard")
+        try await session.discardPending(name, "discarding a pending snapshot")
+        try session.expectMiss(name, .pending, "after discarding it")
+        try session.expectHit(active, name, .active, "after its pending snapshot was discarded")
+        try await session.discardPending(name, "discarding with nothing pending")
+        try session.expectHit(active, name, .active, "after discarding with nothing pending")
+        let promoted = try await session.promote(name, "promoting after the discard")
+        try require(!promoted, "promotePending answered true after the pending snapshot was discarded")
+        try session.expectHit(active, name, .active, "after promoting nothing")
+    }
+
     private func checkFailedWrite(_ session: Session) async throws(ContractFailure) {
         guard let failWrites else { throw missingHook("failWrites", orDeclare: .noWriteFaults) }
         let name = "contract.failed-write"
@@ -425,6 +441,10 @@ extension SnapshotCacheContract {
 
         func promote(_ name: String, _ what: String) async throws(ContractFailure) -> Bool {
             try await attempt(what) { try cache.promotePending(name) }
+        }
+
+        func discardPending(_ name: String, _ what: String) async throws(ContractFailure) {
+            try await attempt(what) { try cache.discardPending(name) }
         }
 
         func clear(_ name: String) async throws(ContractFailure) {

@@ -1,15 +1,16 @@
+import ConfigDomain
 import Foundation
 
 extension PayloadSignature {
-    /// The longest signature text accepted, in characters (a real one is about 130).
-    public static let maxTextLength = 1024
-
     /// The longest key id accepted, in characters.
     public static let maxKeyIDLength = 64
 
-    /// The signature as it travels: `keyid=<id>, version=<decimal>, sig=<standard base64>`.
+    /// The signature as it travels: `keyid=<id>, config=<name>, version=<decimal>, sig=<standard base64>`.
+    ///
+    /// The name is percent-encoded: every byte of its UTF-8 but ASCII letters, digits, `-`, `.`,
+    /// `_` and `~` is written `%XX`, so `default` stays `default` and `EU checkout` is `EU%20checkout`.
     public var text: String {
-        "keyid=\(keyID), version=\(version), sig=\(signature.base64EncodedString())"
+        "keyid=\(keyID), config=\(Self.percentEncoded(configurationName)), version=\(version), sig=\(signature.base64EncodedString())"
     }
 
     /// Whether `keyID` can name a key: 1 to 64 ASCII letters, digits, `.`, `_` or `-`.
@@ -19,19 +20,19 @@ extension PayloadSignature {
 
     private static let keyIDCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".unicodeScalars)
 
-    /// Reads the text form: `keyid`, `version` and `sig`, each exactly once, in any order, separated
-    /// by commas, with spaces or tabs around the parts. Names are case-insensitive; values are not.
+    /// Reads the text form: `keyid`, `config`, `version` and `sig`, each exactly once, in any order,
+    /// separated by commas, with spaces or tabs around the parts. Names are case-insensitive; values are not.
     ///
-    /// - Throws: ``SignatureError`` (`.malformed`) saying which part is wrong.
+    /// - Throws: ``ConfigDomain/SignatureError`` (`.malformed`) saying which part is wrong.
     public init(parsing text: String) throws(SignatureError) {
         func malformed(_ detail: String) -> SignatureError {
             SignatureError(
                 .malformed,
-                "the signature is malformed (\(detail)); expected one line such as keyid=prod-1, version=1767225600000, sig=<base64>"
-            )
+                "the signature is malformed (\(detail)); expected one line such as "
+                    + "keyid=prod-1, config=default, version=1767225600000, sig=<base64>")
         }
-        guard text.count <= Self.maxTextLength else {
-            throw malformed("it is longer than \(Self.maxTextLength) characters")
+        guard text.count <= SnapshotMetadata.maxSignatureLength else {
+            throw malformed("it is longer than \(SnapshotMetadata.maxSignatureLength) characters")
         }
         var fields: [String: String] = [:]
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -41,7 +42,7 @@ extension PayloadSignature {
             }
             let name = item[..<equals].lowercased()
             let value = String(item[item.index(after: equals)...])
-            guard ["keyid", "version", "sig"].contains(name) else {
+            guard ["keyid", "config", "version", "sig"].contains(name) else {
                 throw malformed("unknown part \"\(Self.printable(name))\"")
             }
             guard fields.updateValue(value, forKey: name) == nil else { throw malformed("\(name) is given twice") }
@@ -49,6 +50,16 @@ extension PayloadSignature {
         guard let keyID = fields["keyid"] else { throw malformed("keyid is missing") }
         guard let versionText = fields["version"] else { throw malformed("version is missing") }
         guard let base64 = fields["sig"] else { throw malformed("sig is missing") }
+        guard let encodedName = fields["config"] else {
+            throw SignatureError(
+                .malformed,
+                "the signature names no configuration (it has no config=…): it was made in the earlier layout, which "
+                    + "a client no longer accepts because it let one configuration's signature vouch for another's; "
+                    + "sign the payload again with `remote-config sign --name <configuration>`")
+        }
+        guard let configurationName = encodedName.removingPercentEncoding else {
+            throw malformed("config is not percent-encoded text")
+        }
         guard Self.isValidKeyID(keyID) else {
             throw malformed("keyid must be 1 to \(Self.maxKeyIDLength) ASCII letters, digits, '.', '_' or '-'")
         }
@@ -60,7 +71,23 @@ extension PayloadSignature {
         guard !base64.isEmpty, let signature = Data(base64Encoded: base64) else {
             throw malformed("sig is not standard base64")
         }
-        self.init(keyID: keyID, version: version, signature: signature)
+        self.init(keyID: keyID, configurationName: configurationName, version: version, signature: signature)
+    }
+
+    private static let unreservedBytes = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~".utf8)
+
+    /// `name` with every UTF-8 byte outside ``unreservedBytes`` written `%XX`.
+    private static func percentEncoded(_ name: String) -> String {
+        var encoded = ""
+        for byte in name.utf8 {
+            if unreservedBytes.contains(byte) {
+                encoded.append(Character(UnicodeScalar(byte)))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                encoded += byte < 0x10 ? "%0" + hex : "%" + hex
+            }
+        }
+        return encoded
     }
 
     /// `text` with anything but printable ASCII replaced by `?`, cut to 40 characters, for messages.
