@@ -35,7 +35,7 @@ public struct ConfigValueDecoder: Sendable {
     private static func decodeJSON<T: Decodable>(_ type: T.Type, from value: ConfigValue) throws -> T {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom(ISO8601Text.decodeDate)
-        return try decoder.decode(T.self, from: Data(value.jsonText(sortedKeys: false).utf8))
+        return try decoder.decode(T.self, from: value.jsonData(sortedKeys: false))
     }
 
     /// Whether `error` is the one `JSONDecoder` throws for a number its Swift type cannot hold
