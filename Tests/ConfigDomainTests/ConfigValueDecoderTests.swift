@@ -39,6 +39,24 @@ private let order = Order(
 /// The reason for a number its Swift type cannot hold (JSONDecoder does not name the type).
 private let unfitting = "which does not fit the number type there (a fraction for an integer, or beyond the type's range)"
 
+/// Counts how often ``CountedBytes`` is decoded; one test uses it.
+private final class DecodeCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
+private let countedBytesDecodes = DecodeCount()
+
+/// A `[UInt8]` that counts its decodes.
+private struct CountedBytes: Decodable {
+    init(from decoder: any Decoder) throws {
+        countedBytesDecodes.increment()
+        _ = try [UInt8](from: decoder)
+    }
+}
+
 /// Replaces the member at `path` (object keys and array indices) inside `value`.
 private func replacing(_ value: ConfigValue, at path: [Any], with replacement: ConfigValue?) -> ConfigValue {
     guard let first = path.first else { return replacement ?? .null }
@@ -225,9 +243,18 @@ struct ConfigValueDecoderTests {
             decodingFailure(Order.self, fraction)
                 == DecodingFailure(path: "items[1].quantity", reason: "found a JSON double 2.5, \(unfitting)"))
         let twoBad = replacing(fraction, at: ["id"], with: 1e30)
-        #expect(["id", "items[1].quantity"].contains(decodingFailure(Order.self, twoBad)?.path))
+        #expect(decodingFailure(Order.self, twoBad)?.path == "id")  // The first, with members in order of name.
         struct Sizes: Decodable { var small: [UInt8] }
         #expect(decodingFailure(Sizes.self, ["small": [1, 2, 256, 1.5]])?.path == "small[2]")
+    }
+
+    @Test("finding a number that does not fit among 5,000 takes a few decodes, not one per number")
+    func unfittingNumberSearchIsShort() {
+        let value = ConfigValue.array([1, 300] + Array(repeating: 1, count: 4_998))
+        #expect(
+            decodingFailure(CountedBytes.self, value)
+                == DecodingFailure(path: "[1]", reason: "found a JSON int 300, \(unfitting)"))
+        #expect(countedBytesDecodes.value <= 20)
     }
 
     @Test("Float reads numbers within its range")

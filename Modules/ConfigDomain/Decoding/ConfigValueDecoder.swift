@@ -46,26 +46,34 @@ public struct ConfigValueDecoder: Sendable {
         return context.codingPath.isEmpty && context.debugDescription == "The given data was not valid JSON."
     }
 
-    /// Finds a number of `value` that its Swift type cannot hold: the numbers are set to `0` (which every
-    /// number type holds) one more at a time, from the last, until that failure goes away; the last one
-    /// set does not fit (in an array, it is the first that does not). Runs only when a decode failed.
+    /// Finds the number of `value` that its Swift type cannot hold. Runs only when a decode failed.
+    ///
+    /// Setting numbers to `0`, which every number type holds, shows where: if the failure goes away
+    /// when the numbers from the k-th on are 0 but not from the (k+1)-th on, the k-th does not fit.
+    /// A binary search finds k in a few decodes, however many numbers the value holds.
     private static func unfittingNumber<T: Decodable>(in value: ConfigValue, as type: T.Type) -> DecodingFailure? {
-        var zeroed = value
-        for path in value.numberPaths().reversed() {
-            zeroed = zeroed.replacing(at: path[...], with: .int(0))
+        func fitsWithZeros(from start: Int) -> Bool {
+            var counted = 0
             do {
-                _ = try decodeJSON(T.self, from: zeroed)
+                _ = try decodeJSON(T.self, from: value.zeroingNumbers(from: start, counted: &counted))
             } catch let error as DecodingError where isUnplacedNumber(error) {
-                continue
+                return false
             } catch {}
-            let found = value.node(at: path).map(DecodingFailure.describe) ?? "a number"
-            return DecodingFailure(
-                path: CodingPathText.render(path),
-                reason:
-                    "found \(found), which does not fit the number type there (a fraction for an integer, or beyond the type's range)"
-            )
+            return true
         }
-        return nil
+        let paths = value.numberPaths()
+        guard !paths.isEmpty, fitsWithZeros(from: 0) else { return nil }
+        var (low, high) = (0, paths.count)  // Zeros from `low` on fit; from `high` on (none) they do not.
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if fitsWithZeros(from: middle) { low = middle } else { high = middle }
+        }
+        let found = value.node(at: paths[low]).map(DecodingFailure.describe) ?? "a number"
+        return DecodingFailure(
+            path: CodingPathText.render(paths[low]),
+            reason:
+                "found \(found), which does not fit the number type there (a fraction for an integer, or beyond the type's range)"
+        )
     }
 }
 

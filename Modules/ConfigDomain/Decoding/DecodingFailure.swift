@@ -131,28 +131,32 @@ extension ConfigValue {
         return node
     }
 
-    /// The paths of every number in the value.
+    /// The paths of every number in the value, in order (an object's members by name).
     func numberPaths(under path: [any CodingKey] = []) -> [[any CodingKey]] {
         switch self {
         case .int, .double: [path]
         case .array(let items): items.indices.flatMap { items[$0].numberPaths(under: path + [PathKey(index: $0)]) }
-        case .object(let members): members.flatMap { $0.value.numberPaths(under: path + [PathKey(name: $0.key)]) }
+        case .object(let members):
+            members.sorted { $0.key < $1.key }.flatMap { $0.value.numberPaths(under: path + [PathKey(name: $0.key)]) }
         case .null, .bool, .string: []
         }
     }
 
-    /// The value with the node at `path` replaced by `replacement`.
-    func replacing(at path: ArraySlice<any CodingKey>, with replacement: ConfigValue) -> ConfigValue {
-        guard let key = path.first else { return replacement }
+    /// The value with every number from the `start`-th on, in ``numberPaths(under:)``'s order, set to `0`.
+    /// `counted` counts the numbers passed.
+    func zeroingNumbers(from start: Int, counted: inout Int) -> ConfigValue {
         switch self {
-        case .object(var members):
-            members[key.stringValue] = members[key.stringValue]?.replacing(at: path.dropFirst(), with: replacement)
-            return .object(members)
-        case .array(var items):
-            guard let index = key.intValue, items.indices.contains(index) else { return self }
-            items[index] = items[index].replacing(at: path.dropFirst(), with: replacement)
-            return .array(items)
-        default:
+        case .int, .double:
+            counted += 1
+            return counted > start ? .int(0) : self
+        case .array(let items):
+            return .array(items.map { $0.zeroingNumbers(from: start, counted: &counted) })
+        case .object(let members):
+            let sorted = members.sorted { $0.key < $1.key }
+            return .object(
+                Dictionary(uniqueKeysWithValues: sorted.map { ($0.key, $0.value.zeroingNumbers(from: start, counted: &counted)) })
+            )
+        case .null, .bool, .string:
             return self
         }
     }
