@@ -16,6 +16,7 @@ struct ConfigValueJSONTextTests {
     func roundTrips(_ value: ConfigValue) throws {
         let parsed = try JSONParser().parse(value.jsonText())
         #expect(parsed == value)
+        #expect(try JSONParser().parse(value.jsonData(sortedKeys: false)) == value)
         if case .double(let d) = value, case .double(let back) = parsed { #expect(d.sign == back.sign) }
     }
 

@@ -118,7 +118,7 @@ extension ValueConverter where Value: RawRepresentable, Value.RawValue: ConfigVa
 }
 
 extension ValueConverter where Value: Decodable {
-    /// The converter of a `Decodable` type, decoded straight from the ``ConfigValue`` tree.
+    /// The converter of a `Decodable` type, decoded from the ``ConfigValue`` by Foundation's `JSONDecoder` (see ``ConfigValueDecoder``).
     ///
     /// A decoding failure names the path inside the value, for example `items[2].price`.
     /// When the type is also `Encodable`, values render for provenance and change detection.
