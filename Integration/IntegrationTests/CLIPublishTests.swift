@@ -36,7 +36,8 @@ extension EtcdClusterTests {
                 "publish", file.path, "--etcd", cluster.endpoints[0].absoluteString, "--key", key,
             ])
             #expect(outcome.status == 1)
-            #expect(outcome.standardError.contains("(line 3, column 1)"), "\(outcome.standardError)")
+            #expect(outcome.standardError.contains("(line 2, column 19)"), "\(outcome.standardError)")
+            #expect(outcome.standardError.contains("no trailing comma"), "\(outcome.standardError)")
             #expect(outcome.standardError.contains("nothing was published"))
             #expect(try await cluster.modRevision(of: key) == before)
         }

@@ -41,8 +41,9 @@ struct ChildSlotsTests {
         }
         #expect(acquired.current == nil, "a second task got the only slot while it was held")
         slots.release()
-        // A safety net, not a timed assertion: the waiter is woken by `release()`.
-        #expect(await acquired.value(within: 30) != nil)
+        // A safety net, not a timed assertion: the waiter is woken by `release()`. It is generous because the
+        // fleet simulation's 10,000 clients can keep a 2-core machine's task pool busy for tens of seconds.
+        #expect(await acquired.value(within: 300) != nil)
         await waiter.value
         slots.release()
     }
