@@ -5,10 +5,11 @@ import FileCacheAdapter
 import Foundation
 import HTTPAdapter
 import RemoteConfig
+import RemoteConfigApp
 import TestDoubles
 import Testing
 
-// The code of "Using it in a SwiftUI app" (Modules/RemoteConfig/RemoteConfig.docc), as this
+// The code of "Using it in a SwiftUI app" (Modules/RemoteConfigApp/RemoteConfigApp.docc), as this
 // library's side of it: compiled here (the SwiftUI parts only where SwiftUI exists), and checked
 // against the article line by line by `SwiftUIArticleTests`.
 
@@ -145,7 +146,7 @@ func doFeatureX() { featureXRuns.continuation.yield() }
 struct SwiftUIArticleTests {
     static let article = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Modules/RemoteConfig/RemoteConfig.docc/UsingItInASwiftUIApp.md")
+        .appendingPathComponent("Modules/RemoteConfigApp/RemoteConfigApp.docc/UsingItInASwiftUIApp.md")
 
     /// The article's Swift blocks written with this library (not those showing Locus or ConfigurationKit).
     static func librarySideBlocks() throws -> [[String]] {

@@ -138,8 +138,8 @@ struct BuilderTests {
         #expect(client[same] == 1)
         #expect(client[second] == "two")
         #expect(client[third] == true)
-        #expect(client.explain(name: "third").isRegistered)
-        #expect(client.explain(name: "third").value == "true")
+        #expect(client.explain(forKey: "third").isRegistered)
+        #expect(client.explain(forKey: "third").value == "true")
     }
 
     @Test("an invalid pattern rule is a configuration error")

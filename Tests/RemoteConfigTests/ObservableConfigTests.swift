@@ -4,6 +4,7 @@
     import Foundation
     import Observation
     import RemoteConfig
+    import RemoteConfigApp
     import TestDoubles
     import Testing
 

@@ -2,6 +2,7 @@ import ConfigDomain
 import ConfigPorts
 import Foundation
 import RemoteConfig
+import RemoteConfigApp
 import TestDoubles
 import Testing
 

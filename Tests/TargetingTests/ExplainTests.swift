@@ -60,19 +60,19 @@ struct ExplainTests {
         #expect(client.explain(TargetedKeys.button).layer == .snapshot(source: "memory://config"))
     }
 
-    @Test("an unregistered name's raw value and explain(name:) follow its rules, like a registered key's value")
+    @Test("an unregistered name's raw value and explain(forKey:) follow its rules, like a registered key's value")
     func unregisteredName() async throws {
         let (client, _) = try await targetingClient(
             Self.payload, context: EvaluationContext(attributes: ["tier": 5]), keys: [TargetedKeys.checkout])
         #expect(client.rawValue(forKey: "button_color") == "purple")
-        let explanation = client.explain(name: "button_color")
+        let explanation = client.explain(forKey: "button_color")
         #expect(explanation.isRegistered == false)
         #expect(explanation.value == "\"purple\"")
         #expect(explanation.targeting?.match == TargetingMatch(ruleID: "vip", kind: .rule))
 
         client.setContext(EvaluationContext(attributes: ["tier": 1]))
         #expect(client.rawValue(forKey: "button_color") == "grey")
-        #expect(client.explain(name: "button_color").targeting?.match == nil)
+        #expect(client.explain(forKey: "button_color").targeting?.match == nil)
     }
 
     @Test("decide(in:) serves what evaluate(in:) serves, with the same problems and without the provenance")

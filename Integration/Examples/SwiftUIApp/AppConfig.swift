@@ -2,7 +2,7 @@ import DefaultsAdapter
 import FileCacheAdapter
 import Foundation
 import HTTPAdapter
-import RemoteConfig
+import RemoteConfigApp
 
 /// Builds the app's one client: two remote providers, the values shipped with the app, the
 /// user's Settings-app choices, and the settings the app itself writes.

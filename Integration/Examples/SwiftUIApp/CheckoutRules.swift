@@ -1,5 +1,5 @@
 import Foundation
-import RemoteConfig
+import RemoteConfigApp
 
 /// Code that is not a view reads settings through `@RemoteValue`, from the process default client.
 struct CheckoutRules {

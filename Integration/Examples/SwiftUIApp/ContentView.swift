@@ -1,5 +1,5 @@
 #if canImport(SwiftUI)
-    import RemoteConfig
+    import RemoteConfigApp
     import SwiftUI
 
     /// The screen: reads through the `ObservableConfig` in the environment, so it redraws after

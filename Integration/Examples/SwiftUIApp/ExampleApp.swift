@@ -1,5 +1,5 @@
 import Foundation
-import RemoteConfig
+import RemoteConfigApp
 
 /// The example's settings: its servers (a local `remote-config serve`, or nothing: the example
 /// then shows a first launch offline) and its cache folder, each from an environment variable.
@@ -64,7 +64,7 @@ enum ExampleEnvironment {
                 print("refresh failed, the shipped values stay: \(error)")
             }
             for key in [Flags.newCheckout.name, Flags.maxRetries.name, Flags.bannerText.name, Flags.theme.name] {
-                print(client.explain(name: key).description.split(separator: "\n")[0])
+                print(client.explain(forKey: key).description.split(separator: "\n")[0])
             }
             try await ExampleEnvironment.userSettings.set(Flags.theme, .dark)
             for await theme in client.values(Flags.theme) where theme == .dark { break }  // the store's change applies

@@ -1,5 +1,5 @@
 import Foundation
-import RemoteConfig
+import RemoteConfigApp
 
 /// What the user may pick on the settings screen.
 enum Theme: String, Sendable, CaseIterable {

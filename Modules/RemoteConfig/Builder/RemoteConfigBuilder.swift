@@ -101,16 +101,6 @@ public struct RemoteConfigBuilder: Sendable {
     /// Registers keys: their values are resolved, converted and validated at activation.
     public func register(_ keys: any ConfigKeyRepresentable...) -> Self { register(keys) }
 
-    /// Registers the keys listed in a block, one per line (`if` and `for` work too).
-    ///
-    /// ```swift
-    /// builder.register {
-    ///     Flags.newCheckout
-    ///     Flags.maxRetries
-    /// }
-    /// ```
-    public func register(@ConfigKeysBuilder _ keys: () -> [any ConfigKeyRepresentable]) -> Self { register(keys()) }
-
     /// Registers a list of keys.
     public func register(_ keys: [any ConfigKeyRepresentable]) -> Self {
         // The first list is kept as it is, so the client's registry shares the app's array instead of copying it.

@@ -186,8 +186,8 @@ public final class RemoteConfigClient: Sendable {
     /// Where a key's value came from, what was rejected on the way, and how fresh the snapshot is.
     public func explain<Value>(_ key: ConfigKey<Value>) -> Explanation { explain(key, in: cell.load()) }
 
-    /// Explains a key by name (registered or not).
-    public func explain(name: String) -> Explanation {
+    /// Explains a key by name (registered or not), as `rawValue(forKey:)` names it.
+    public func explain(forKey name: String) -> Explanation {
         let state = cell.load()
         if let slot = registry.slot(named: name) { return explain(registry.keys[slot], in: state) }
         let raw = state.sources.rawValue(name)

@@ -27,6 +27,10 @@ extension RemoteConfigClient {
     @available(*, unavailable, message: "declare ConfigKey(decoding: name, default: …), register it, and read client[key]")
     public func decode<Value: Decodable>(_ type: Value.Type, forKey name: String) throws(ConfigError) -> Value? { nil }
 
+    /// Renamed: a key's name has one label, `forKey:`, as in `rawValue(forKey:)`.
+    @available(*, unavailable, renamed: "explain(forKey:)")
+    public func explain(name: String) -> Explanation { explain(forKey: name) }
+
     /// Removed: values are written through a `LocalOverrideStore`.
     @available(*, unavailable, message: "add a LocalOverrideStore with .override(store) and call try await store.set(key, value)")
     public func set<Value>(_ key: ConfigKey<Value>, _ value: Value) throws(ConfigError) {}

@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import RemoteConfig
 
 /// A property that reads a typed key from a client: the one given, or the process default.
 ///

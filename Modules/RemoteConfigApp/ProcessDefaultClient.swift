@@ -1,6 +1,7 @@
 import ConfigDomain
 import ConfigPorts
 import Foundation
+import RemoteConfig
 
 /// The client the app installs for the whole process, read by `@RemoteValue` when no client is given.
 private let processDefaultClient = Locked<RemoteConfigClient?>(nil)

@@ -1,4 +1,5 @@
 #if canImport(SwiftUI)
+    import RemoteConfig
     import SwiftUI
 
     /// Where the environment keeps the ``ObservableConfig`` views read.

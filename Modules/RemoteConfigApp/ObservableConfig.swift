@@ -2,6 +2,7 @@
     import ConfigDomain
     import Foundation
     import Observation
+    import RemoteConfig
 
     /// A client's values for SwiftUI: an `@Observable` view that views read directly and that
     /// moves to each new activation, so a view redraws when a value it reads changes.

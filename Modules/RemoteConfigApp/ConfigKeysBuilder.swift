@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import RemoteConfig
 
 /// Lists keys one per line for `RemoteConfigBuilder.register { … }`: keys, arrays
 /// of keys, and `if`, `switch` and `for` around them.
@@ -34,4 +35,16 @@ public enum ConfigKeysBuilder {
     public static func buildLimitedAvailability(_ keys: [any ConfigKeyRepresentable]) -> [any ConfigKeyRepresentable] {
         keys
     }
+}
+
+extension RemoteConfigBuilder {
+    /// Registers the keys listed in a block, one per line (`if` and `for` work too).
+    ///
+    /// ```swift
+    /// builder.register {
+    ///     Flags.newCheckout
+    ///     Flags.maxRetries
+    /// }
+    /// ```
+    public func register(@ConfigKeysBuilder _ keys: () -> [any ConfigKeyRepresentable]) -> Self { register(keys()) }
 }
