@@ -81,8 +81,12 @@ bench-check: bench-probe
 	fi; \
 	rm -f $$log $$rc; exit $$status
 
+## Documentation for every library module (one archive each, in .build-docs/plugins/Swift-DocC/outputs/).
+DOC_TARGETS := ConfigDomain ConfigPorts RemoteConfig RemoteConfigApp Targeting HTTPAdapter FileCacheAdapter EnvAdapter \
+	DefaultsAdapter FirebaseFormat TargetingFormat GrowthBookFormat UnleashFormat SSEAdapter EtcdAdapter SigningAdapter \
+	ConfigurationAdapter LoggingAdapter MetricsAdapter TestDoubles
 docs:
-	RC_DOCS=1 $(SWIFT) package --scratch-path .build-docs generate-documentation --target RemoteConfig
+	RC_DOCS=1 $(SWIFT) package --scratch-path .build-docs generate-documentation $(addprefix --target ,$(DOC_TARGETS))
 
 format:
 	$(SWIFT) format format --in-place --recursive Modules Tests Integration

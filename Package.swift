@@ -8,6 +8,7 @@
 //   shared libraries  -> ConfigDomain, ConfigPorts (Targeting; never an adapter)
 //   adapters          -> ConfigPorts, ConfigDomain, shared libraries (never another adapter, never RemoteConfig)
 //   RemoteConfig      -> ConfigPorts, ConfigDomain (never a shared library)
+//   RemoteConfigApp   -> RemoteConfig, ConfigPorts, ConfigDomain (app support: never an adapter nor a shared library)
 // Library products depend on no third-party package, except an adapter whose whole point is an ecosystem
 // package (SigningAdapter -> swift-crypto), as its own product. Tools and test targets may.
 //
@@ -63,6 +64,7 @@ var package = Package(
         .library(name: "TargetingFormat", targets: ["TargetingFormat"]),
         .library(name: "GrowthBookFormat", targets: ["GrowthBookFormat"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
+        .library(name: "RemoteConfigApp", targets: ["RemoteConfigApp"]),
         .executable(name: "remote-config", targets: ["RemoteConfigCLI"]),
     ],
     traits: Set(
@@ -89,7 +91,7 @@ var package = Package(
         .target(name: "HTTPAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/HTTPAdapter", swiftSettings: swiftSettings),
         .target(
             name: "FileCacheAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/FileCacheAdapter",
-            exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
+            exclude: ["FORMAT.md"], resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: swiftSettings),
         .target(name: "EnvAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/EnvAdapter", swiftSettings: swiftSettings),
         .target(
             name: "FirebaseFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/FirebaseFormat",
@@ -97,7 +99,7 @@ var package = Package(
         .target(name: "EtcdAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/EtcdAdapter", swiftSettings: swiftSettings),
         .target(
             name: "DefaultsAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/DefaultsAdapter",
-            swiftSettings: swiftSettings),
+            resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: swiftSettings),
         .target(
             name: "UnleashFormat", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting"], path: "Modules/UnleashFormat",
             exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
@@ -123,6 +125,10 @@ var package = Package(
         .target(
             name: "RemoteConfig",
             dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/RemoteConfig", swiftSettings: swiftSettings),
+        // App support over the client: `@RemoteValue`, `ObservableConfig`, the SwiftUI environment and `register { }`.
+        .target(
+            name: "RemoteConfigApp", dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig"],
+            path: "Modules/RemoteConfigApp", swiftSettings: swiftSettings),
 
         // MARK: Tools
         .executableTarget(
@@ -161,7 +167,8 @@ var package = Package(
             swiftSettings: swiftSettings),
         // A SwiftUI-shaped app (an EXAMPLE, not a product); headless where SwiftUI does not exist. See its README.md.
         .executableTarget(
-            name: "SwiftUIExample", dependencies: ["RemoteConfig", "DefaultsAdapter", "HTTPAdapter", "FileCacheAdapter"],
+            name: "SwiftUIExample",
+            dependencies: ["RemoteConfig", "RemoteConfigApp", "DefaultsAdapter", "HTTPAdapter", "FileCacheAdapter"],
             path: "Integration/Examples/SwiftUIApp", exclude: ["README.md"],
             resources: [.copy("Resources/defaults.plist"), .copy("Resources/Settings.bundle")],
             swiftSettings: swiftSettings),
@@ -206,13 +213,14 @@ var package = Package(
             name: "EnvAdapterTests", dependencies: ["ConfigDomain", "ConfigPorts", "EnvAdapter", "TestDoubles"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "RemoteConfigTests", dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles"],
+            name: "RemoteConfigTests",
+            dependencies: ["ConfigDomain", "ConfigPorts", "RemoteConfig", "RemoteConfigApp", "TestDoubles"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "DefaultsAdapterTests",
             dependencies: [
-                "ConfigDomain", "ConfigPorts", "DefaultsAdapter", "RemoteConfig", "TestDoubles", "HTTPAdapter",
-                "FileCacheAdapter",
+                "ConfigDomain", "ConfigPorts", "DefaultsAdapter", "RemoteConfig", "RemoteConfigApp", "TestDoubles",
+                "HTTPAdapter", "FileCacheAdapter",
             ],
             swiftSettings: swiftSettings),
         .testTarget(
@@ -358,10 +366,10 @@ if includeDocs {
     package.dependencies += [.package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0")]
 }
 
-/// `RC_CORE_ONLY=1` declares only the core, its test doubles and its tests, for `make test-tsan`: the thread
-/// sanitizer then builds those five modules, not the whole package with its tools and third-party packages.
+/// `RC_CORE_ONLY=1` declares only the core, app support, the test doubles and the client's tests, for `make test-tsan`:
+/// the thread sanitizer then builds those six modules, not the whole package with its tools and third-party packages.
 if ProcessInfo.processInfo.environment["RC_CORE_ONLY"] == "1" {
-    let core: Set = ["ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles", "RemoteConfigTests"]
+    let core: Set = ["ConfigDomain", "ConfigPorts", "RemoteConfig", "RemoteConfigApp", "TestDoubles", "RemoteConfigTests"]
     package.targets = package.targets.filter { core.contains($0.name) }
     package.products = package.products.filter { core.contains($0.name) }
     package.dependencies = []

@@ -20,6 +20,15 @@ import Foundation
 ///   payload like any other; ``clear(_:)`` removes it with the snapshots.
 /// - Names are independent: storing `a` never changes `b`.
 /// - Safe to call from many tasks at once.
+///
+/// Why some requirements are synchronous and others `async`: what `build()` needs is synchronous
+/// (``load(_:slot:)``, ``promotePending(_:)`` for next-launch activation, ``discardPending(_:)`` when
+/// the verifier refuses the pending snapshot), because `build()` runs in launch code that cannot
+/// `await`. Each is one small read or one rename. The writes (``store(_:as:slot:)``,
+/// ``renew(_:for:)``, ``clear(_:)``) happen after a fetch, off the launch path, and may be slow: a
+/// durable write waits for the disk (`fsync`), and a cache over the network or a database may
+/// suspend. They are `async` so that such a cache does not hold a thread of the caller's executor
+/// while it waits; a cache with nothing to wait for implements them without suspending.
 public protocol SnapshotCache: Sendable {
     /// Loads the snapshot stored under `name` in `slot`.
     func load(_ name: String, slot: CacheSlot) -> CacheLoadResult

@@ -5,9 +5,11 @@
 //   ConfigDomain   Foundation. The pure domain: keys, values, rules, errors.
 //   ConfigPorts    platform modules and ConfigDomain. The protocols adapters implement, and `Locked`.
 //   RemoteConfig   platform modules, ConfigDomain and ConfigPorts, plus the toolchain's Synchronization for
-//                  the read path's atomic, Observation (under `#if canImport`) for `ObservableConfig`, and
-//                  SwiftUI (under `#if canImport`) for its environment entry. The client never imports an
-//                  adapter nor a shared library: the app hands it adapters through the ports.
+//                  the read path's atomic. The client never imports an adapter nor a shared library: the app
+//                  hands it adapters through the ports.
+//   RemoteConfigApp  app support over the client: platform modules, ConfigDomain, ConfigPorts, RemoteConfig,
+//                  Observation (under `#if canImport`) for `ObservableConfig`, and SwiftUI (under `#if canImport`)
+//                  for its environment entry. Never an adapter nor a shared library; nothing else imports it.
 //   TestDoubles    platform modules, ConfigDomain, ConfigPorts, and Testing (for ContractReport.recordIssues);
 //                  never a shared library.
 //   shared         the modules in `sharedLibraries` (today Targeting: the condition language, bucketing, hashes
@@ -67,9 +69,10 @@ struct DependencyRuleTests {
     static let rules: [String: Set<String>] = [
         "ConfigDomain": ["Foundation", "FoundationEssentials"],
         "ConfigPorts": platform.union(["ConfigDomain"]),
-        // Synchronization (the toolchain's) for the read path's atomic version only, in State/StateCell.swift;
-        // Observation and SwiftUI, each under `#if canImport`, in AppSupport/ only.
-        "RemoteConfig": platform.union(core).union(["Synchronization", "Observation", "SwiftUI"]),
+        // Synchronization (the toolchain's) for the read path's atomic version only, in State/StateCell.swift.
+        "RemoteConfig": platform.union(core).union(["Synchronization"]),
+        // Observation and SwiftUI, each under `#if canImport`.
+        "RemoteConfigApp": platform.union(core).union(["RemoteConfig", "Observation", "SwiftUI"]),
         "TestDoubles": platform.union(core).union(["Testing"]),
     ]
 
@@ -166,6 +169,8 @@ struct DependencyRuleTests {
         var dependsOnAProduct: Bool
         /// Whether every package product among the dependencies is conditional on a trait.
         var conditionalProducts = false
+        /// Every quoted name in `resources: [...]` (PrivacyManifestTests reads it).
+        var resources: [String] = []
     }
 
     /// The text inside the bracket `text` starts with (`(` or `[`) and its matching closing bracket.
@@ -204,10 +209,15 @@ struct DependencyRuleTests {
             let names = parts.indices.filter { $0 % 2 == 1 }.map { String(parts[$0]) }
             let products = dependencies.components(separatedBy: ".product(").count - 1
             let conditional = dependencies.components(separatedBy: "condition: .when(traits:").count - 1
+            var resources: [String] = []
+            if let label = declaration.range(of: "resources: "), let list = enclosed(declaration[label.upperBound...]) {
+                let parts = list.split(separator: "\"", omittingEmptySubsequences: false)
+                resources = parts.indices.filter { $0 % 2 == 1 }.map { String(parts[$0]) }
+            }
             targets.append(
                 DeclaredTarget(
                     path: path, dependencies: names, dependsOnAProduct: products > 0,
-                    conditionalProducts: products > 0 && conditional == products))
+                    conditionalProducts: products > 0 && conditional == products, resources: resources))
         }
         return targets
     }
@@ -262,6 +272,9 @@ struct DependencyRuleTests {
         #expect(Self.violations(of: "RemoteConfig", in: [("A.swift", "Targeting")]) == ["A.swift imports Targeting"])
         #expect(Self.violations(of: "TestDoubles", in: [("A.swift", "Targeting")]) == ["A.swift imports Targeting"])
         #expect(Self.violations(of: "ConfigDomain", in: [("A.swift", "Targeting")]) == ["A.swift imports Targeting"])
+        #expect(Self.violations(of: "RemoteConfig", in: [("A.swift", "SwiftUI")]) == ["A.swift imports SwiftUI"])
+        #expect(Self.violations(of: "RemoteConfigApp", in: [("A.swift", "HTTPAdapter")]) == ["A.swift imports HTTPAdapter"])
+        #expect(Self.violations(of: "RemoteConfigApp", in: [("A.swift", "RemoteConfig"), ("B.swift", "SwiftUI")]).isEmpty)
         #expect(Self.violations(of: "Targeting", in: [("A.swift", "UnleashFormat")]) == ["A.swift imports UnleashFormat"])
         #expect(Self.violations(of: "Targeting", in: [("A.swift", "ConfigDomain"), ("B.swift", "Foundation")]).isEmpty)
     }
