@@ -91,6 +91,15 @@ struct EventLogLine {
                     "config.read_type": .string(readType),
                 ]
             )
+        case .keyDefinitionMismatch(let name, let registered, let read):
+            return (
+                .warning, "key_definition_mismatch",
+                [
+                    "config.key": .string(name), "config.registered_default": defaultText(registered, other: read),
+                    "config.read_default": defaultText(read, other: registered), "config.registered_rules": rules(registered),
+                    "config.read_rules": rules(read),
+                ]
+            )
         }
     }
 
@@ -102,6 +111,14 @@ struct EventLogLine {
         default: error.isRetryable ? .warning : .error
         }
     }
+
+    /// A key's default as JSON text, redacted when it or `other` is secret.
+    private static func defaultText(_ key: KeyDescriptor, other: KeyDescriptor) -> Logger.MetadataValue {
+        .string(key.isSecret || other.isSecret ? Rejection.redacted : (key.defaultValue?.jsonText() ?? "<not renderable>"))
+    }
+
+    /// A key's rule names, in order.
+    private static func rules(_ key: KeyDescriptor) -> Logger.MetadataValue { .array(key.ruleNames.map { .string($0) }) }
 
     /// The changed keys and their count.
     private static func changed(_ keys: [String]) -> Logger.Metadata {

@@ -26,7 +26,7 @@ import Foundation
 /// | `_rejections_total` | counter | `key` | each value a key's type or rules refused |
 /// | `_cache_events_total` | counter | `event`: `loaded`, `miss`, `unreadable`, `write_failed` | cache outcomes |
 /// | `_override_problems_total` | counter | `source` | each problem an override source reports |
-/// | `_key_misuses_total` | counter | `kind`: `mistyped`, `unregistered`, `type_mismatch` | reads that miss a registered key |
+/// | `_key_misuses_total` | counter | `kind`: `mistyped`, `unregistered`, `type_mismatch`, `definition_mismatch` | reads that miss a registered key |
 public struct MetricsObserver: ConfigObserver {
     private let prefix: String
     private let factory: any MetricsFactory
@@ -65,6 +65,7 @@ public struct MetricsObserver: ConfigObserver {
         case .mistypedKey: count("key_misuses_total", [("kind", "mistyped")])
         case .unregisteredKeyRead: count("key_misuses_total", [("kind", "unregistered")])
         case .keyTypeMismatch: count("key_misuses_total", [("kind", "type_mismatch")])
+        case .keyDefinitionMismatch: count("key_misuses_total", [("kind", "definition_mismatch")])
         case .refreshStarted: break  // every refresh ends in one of the outcomes counted above
         }
     }

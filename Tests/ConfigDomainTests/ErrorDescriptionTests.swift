@@ -129,6 +129,24 @@ struct ErrorDescriptionTests {
         #expect(event.description == text)
     }
 
+    @Test("a key definition mismatch shows both definitions: default, rules, and secrecy and summary where they differ")
+    func keyDefinitionMismatch() {
+        let registered = KeyDescriptor(
+            name: "max_retries", typeName: "Int", defaultValue: 3, ruleNames: ["range(0...10)", "atLeast(1)"])
+        let read = KeyDescriptor(name: "max_retries", typeName: "Int", defaultValue: 7, summary: "Retries")
+        let event = ConfigEvent.keyDefinitionMismatch(name: "max_retries", registered: registered, read: read)
+        #expect(
+            event.description
+                == #"the key "max_retries" read here (default 7; no rules; summary "Retries") differs from the registered one "#
+                + "(default 3; rules range(0...10), atLeast(1); no summary); it is read with its own default and rules: "
+                + "declare it once and reuse that key")
+        var secret = read
+        secret.isSecret = true
+        let redacted = ConfigEvent.keyDefinitionMismatch(name: "max_retries", registered: registered, read: secret).description
+        #expect(redacted.contains("(default <redacted>; no rules; secret; summary \"Retries\")"))
+        #expect(redacted.contains("(default <redacted>; rules range(0...10), atLeast(1); not secret; no summary)"))
+    }
+
     @Test("signature errors and the config error around them say what happened and what to do")
     func signatureErrors() {
         let error = SignatureError(.replayed(version: 1, lastAccepted: 2), "signed with version 1; sign with a version above 2")

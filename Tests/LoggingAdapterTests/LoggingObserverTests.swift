@@ -101,11 +101,22 @@ struct LoggingObserverTests {
             .keyTypeMismatch(name: "ratio", registeredType: "Double", readType: "Int"), .warning, "key_type_mismatch",
             ["config.key": "ratio", "config.registered_type": "Double", "config.read_type": "Int"]
         ),
+        (
+            .keyDefinitionMismatch(
+                name: "max_retries",
+                registered: KeyDescriptor(name: "max_retries", typeName: "Int", defaultValue: 3, ruleNames: ["range(0...10)"]),
+                read: KeyDescriptor(name: "max_retries", typeName: "Int", defaultValue: 7)),
+            .warning, "key_definition_mismatch",
+            [
+                "config.key": "max_retries", "config.registered_default": "3", "config.read_default": "7",
+                "config.registered_rules": ["range(0...10)"], "config.read_rules": [],
+            ]
+        ),
     ]
 
     /// The number of `ConfigEvent` cases, and each case's position: this switch stops compiling when a case is added,
     /// so a new event cannot go untested here.
-    static let caseCount = 17
+    static let caseCount = 18
     static func caseIndex(_ event: ConfigEvent) -> Int {
         switch event {
         case .cacheLoaded: 0
@@ -125,6 +136,7 @@ struct LoggingObserverTests {
         case .mistypedKey: 14
         case .unregisteredKeyRead: 15
         case .keyTypeMismatch: 16
+        case .keyDefinitionMismatch: 17
         }
     }
 

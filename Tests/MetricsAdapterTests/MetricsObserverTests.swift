@@ -111,7 +111,11 @@ struct MetricsObserverTests {
             .cacheUnreadable(cacheError), .cacheWriteFailed(cacheError),
             .overrideProblem(source: "environment", message: "MYAPP_X overrides no key"),
             .mistypedKey(requested: "maxRetries", registered: "max_retries"), .unregisteredKeyRead(name: "x"),
-            .keyTypeMismatch(name: "ratio", registeredType: "Double", readType: "Int"), .refreshStarted,
+            .keyTypeMismatch(name: "ratio", registeredType: "Double", readType: "Int"),
+            .keyDefinitionMismatch(
+                name: "ratio", registered: KeyDescriptor(name: "ratio", typeName: "Double", defaultValue: 0.5),
+                read: KeyDescriptor(name: "ratio", typeName: "Double", defaultValue: 1.0)),
+            .refreshStarted,
         ] {
             observer.receive(event)
         }
@@ -119,10 +123,10 @@ struct MetricsObserverTests {
             #expect(Self.total(metrics, "remote_config_cache_events_total", [("event", event)]) == 1, "\(event)")
         }
         #expect(Self.total(metrics, "remote_config_override_problems_total", [("source", "environment")]) == 1)
-        for kind in ["mistyped", "unregistered", "type_mismatch"] {
+        for kind in ["mistyped", "unregistered", "type_mismatch", "definition_mismatch"] {
             #expect(Self.total(metrics, "remote_config_key_misuses_total", [("kind", kind)]) == 1, "\(kind)")
         }
-        #expect(metrics.counters.count == 8, "a refresh start alone records nothing: \(metrics.counters.map(\.label))")
+        #expect(metrics.counters.count == 9, "a refresh start alone records nothing: \(metrics.counters.map(\.label))")
     }
 
     @Test("the label prefix is the caller's; durations out of range are recorded as zero or the largest")

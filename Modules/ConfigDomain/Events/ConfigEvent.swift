@@ -37,6 +37,9 @@ public enum ConfigEvent: Sendable, Hashable, CustomStringConvertible {
     case unregisteredKeyRead(name: String)
     /// A read used a key whose name is registered with another value type; the read key was resolved on its own.
     case keyTypeMismatch(name: String, registeredType: String, readType: String)
+    /// A read used a key whose name and type are registered, but with another default, rule set, secrecy or
+    /// summary; the read key was resolved on its own, with its own default and rules. Reported once per name.
+    case keyDefinitionMismatch(name: String, registered: KeyDescriptor, read: KeyDescriptor)
 
     /// One line for a log.
     public var description: String {
@@ -64,7 +67,22 @@ public enum ConfigEvent: Sendable, Hashable, CustomStringConvertible {
         case .unregisteredKeyRead(let name): "read of unregistered key \"\(name)\""
         case .keyTypeMismatch(let name, let registered, let read):
             "read of \"\(name)\" as \(read), but it is registered as \(registered): register one type per name"
+        case .keyDefinitionMismatch(let name, let registered, let read):
+            "the key \"\(name)\" read here (\(Self.definition(of: read, against: registered))) differs from the registered "
+                + "one (\(Self.definition(of: registered, against: read))); it is read with its own default and rules: "
+                + "declare it once and reuse that key"
         }
+    }
+
+    /// A key's definition for a message, `default 3; rules range(0...10), nonEmpty`: its default (redacted when
+    /// either key is secret), its rules, and its secrecy and summary where they differ from `other`'s.
+    private static func definition(of key: KeyDescriptor, against other: KeyDescriptor) -> String {
+        let shown =
+            key.isSecret || other.isSecret ? Rejection.redacted : (key.defaultValue?.jsonText() ?? "<not renderable>")
+        var parts = ["default \(shown)", key.ruleNames.isEmpty ? "no rules" : "rules \(key.ruleNames.joined(separator: ", "))"]
+        if key.isSecret != other.isSecret { parts.append(key.isSecret ? "secret" : "not secret") }
+        if key.summary != other.summary { parts.append(key.summary.map { "summary \"\($0)\"" } ?? "no summary") }
+        return parts.joined(separator: "; ")
     }
 
     /// `seconds` in whole milliseconds, for messages (a value no `Int` holds is shown as it is).

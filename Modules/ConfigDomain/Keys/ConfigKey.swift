@@ -9,14 +9,17 @@ import Foundation
 /// }
 /// ```
 ///
-/// A key is a plain value, identified by its name: two keys with the same name and value type are
-/// the same setting everywhere (reads, overrides, `explain`, streams), wherever they were created.
+/// A key is a plain value, identified by its name and definition: two keys with the same name, value
+/// type, default and rules are the same setting everywhere (reads, overrides, `explain`, streams),
+/// wherever they were created. A client reads a key with a registered name and type but another
+/// default, rule set, secrecy or summary on its own, with its own default and rules, and reports it
+/// (`ConfigEvent.keyDefinitionMismatch`): declare a key once and reuse it.
 public struct ConfigKey<Value: Sendable>: Sendable {
     /// The key's name in payloads, for example `new_checkout`.
     public let name: String
-    /// The name's fingerprint (two independent hashes, computed once): a client finds a key's slot by it
-    /// on each read, touching no reference-counted field of the key.
-    @usableFromInline package let nameID: KeyNameID
+    /// The key's fingerprint (a hash of its name and one of its name and definition, computed once): a
+    /// client finds a key's slot by it on each read, touching no reference-counted field of the key.
+    @usableFromInline package let fingerprint: KeyFingerprint
     /// How values convert to and from ``ConfigValue``.
     public let converter: ValueConverter<Value>
     /// The key's rules, summary and secrecy; nil for a key without any (most keys).
@@ -42,7 +45,8 @@ public struct ConfigKey<Value: Sendable>: Sendable {
         self.converter = converter
         self.details =
             rules.isEmpty && !secret && summary == nil ? nil : Details(rules: rules, isSecret: secret, summary: summary)
-        self.nameID = KeyNameID(name)
+        self.fingerprint = KeyFingerprint(
+            name: name, defaultValue: defaultValue, converter: converter, rules: rules, isSecret: secret, summary: summary)
     }
 
     /// What a key has beyond its name, default and converter, held by reference to keep keys small

@@ -25,16 +25,35 @@ public final class ValueConverter<Value: Sendable>: Sendable {
         @Sendable (ValueConverter<Value>, CandidateValue, [ValidationRule<Value>]?) -> Result<any AnyObject & Sendable, Refusal>
     /// Whether two boxes hold equal values, by ``isEqual``; nil when the type cannot tell. Made with the converter, like ``convertAndCheck``.
     @usableFromInline package let boxesEqual: @Sendable (ValueConverter<Value>, AnyObject, AnyObject) -> Bool?
+    /// Whether ``toValue`` runs an encoder (``decodable``), too costly to run when a key is created: a key's
+    /// ``KeyFingerprint`` then hashes its default as the value itself, not rendered.
+    @usableFromInline package let rendersByEncoding: Bool
 
     /// Creates a converter from its functions; `typeName` defaults to `Value`'s own name.
     @inlinable
-    public init(
+    public convenience init(
         typeName: String? = nil,
         fromValue: @escaping @Sendable (ConfigValue) throws(ConversionError) -> Value,
         fromText: @escaping @Sendable (String) throws(ConversionError) -> Value,
         toValue: @escaping @Sendable (Value) -> ConfigValue?,
         isEqual: (@Sendable (Value, Value) -> Bool)? = nil
     ) {
+        self.init(
+            typeName: typeName, fromValue: fromValue, fromText: fromText, toValue: toValue, isEqual: isEqual,
+            rendersByEncoding: false)
+    }
+
+    /// Creates a converter from its functions, saying whether `toValue` runs an encoder.
+    @inlinable
+    package init(
+        typeName: String?,
+        fromValue: @escaping @Sendable (ConfigValue) throws(ConversionError) -> Value,
+        fromText: @escaping @Sendable (String) throws(ConversionError) -> Value,
+        toValue: @escaping @Sendable (Value) -> ConfigValue?,
+        isEqual: (@Sendable (Value, Value) -> Bool)?,
+        rendersByEncoding: Bool
+    ) {
+        self.rendersByEncoding = rendersByEncoding
         self.givenTypeName = typeName
         self.fromValue = fromValue
         self.fromText = fromText
@@ -132,6 +151,7 @@ extension ValueConverter where Value: Decodable {
             }
         }
         return ValueConverter(
+            typeName: nil,
             fromValue: { (v: ConfigValue) throws(ConversionError) -> Value in try decode(v, found: v.jsonText()) },
             fromText: { (t: String) throws(ConversionError) -> Value in
                 let parsed: ConfigValue
@@ -146,6 +166,7 @@ extension ValueConverter where Value: Decodable {
             toValue: { value in
                 guard let encodable = value as? any Encodable else { return nil }
                 return try? ConfigValueEncoder().encode(encodable)
-            })
+            },
+            isEqual: nil, rendersByEncoding: true)
     }
 }

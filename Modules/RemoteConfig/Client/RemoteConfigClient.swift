@@ -60,18 +60,19 @@ public final class RemoteConfigClient: Sendable {
 
     /// The current value of a key: synchronous, no I/O, no parsing, no validation.
     ///
-    /// A registered key (any key with a registered key's name and type) returns its resolved value.
-    /// Any other key is resolved on the spot through the same layers and its own rules, and a
+    /// A registered key (any key with a registered key's name, type, default and rules) returns its
+    /// resolved value. Any other key, a key with a registered name but another type or definition
+    /// included, is resolved on the spot through the same layers with its own default and rules, and a
     /// `ConfigEvent` says so once.
     @inlinable @inline(__always)
     public subscript<Value>(key: ConfigKey<Value>) -> Value {
-        if let slot = registry.slot(for: key.nameID, type: ObjectIdentifier(Value.self)) {
+        if let slot = registry.slot(for: key.fingerprint, type: ObjectIdentifier(Value.self)) {
             return cell.withCurrent { $0.value(at: slot, as: Value.self) }
         }
         return slowRead(key)
     }
 
-    /// A read the fast path could not serve: the key is not registered under this name and type.
+    /// A read the fast path could not serve: the key is not registered under this name, type and definition.
     @usableFromInline
     func slowRead<Value>(_ key: ConfigKey<Value>) -> Value { value(key, in: cell.load()) }
 
@@ -88,13 +89,14 @@ public final class RemoteConfigClient: Sendable {
     /// A name that differs from a registered key only by case or separators produces a
     /// `ConfigEvent/mistypedKey(requested:registered:)` event.
     public func rawValue(forKey name: String) -> ConfigValue? {
-        noteUnregistered(name, readType: nil)
+        if registry.slot(named: name) == nil { noteUnregistered(name) }
         return cell.load().sources.rawValue(name)?.value
     }
 
-    /// A read of a key the registry does not hold under this name and type: resolved alone.
+    /// A read of a key the registry does not hold under this name, type and definition: resolved alone,
+    /// with its own default and rules.
     func unregisteredRead<Value>(_ key: ConfigKey<Value>, in state: ResolvedState) -> Value {
-        noteUnregistered(key.name, readType: key.converter.typeName)
+        noteUnregistered(key)
         return resolvedAlone(key, sources: state.sources)
     }
 
@@ -104,20 +106,33 @@ public final class RemoteConfigClient: Sendable {
         return (alone.box as? ValueBox<Value>)?.value ?? key.defaultValue
     }
 
-    /// Reports, once per name, a read that did not go through a registered key.
-    private func noteUnregistered(_ name: String, readType: String?) {
-        let slot = registry.slot(named: name)
-        if slot != nil, readType == nil { return }
-        guard bookkeeping.withLock({ $0.reported.insert(name).inserted }) else { return }
-        if let slot, let readType {
+    /// Reports, once per name, a read of `key` that did not go through a registered key: its name is
+    /// registered with another type or another definition, or not registered at all.
+    private func noteUnregistered<Value>(_ key: ConfigKey<Value>) {
+        guard let slot = registry.slot(named: key.name) else { return noteUnregistered(key.name) }
+        guard isFirstReport(of: key.name) else { return }
+        let registered = KeyRegistry.descriptor(of: registry.keys[slot])
+        if registry.valueType(at: slot) == key.valueType {
+            engine.emit(.keyDefinitionMismatch(name: key.name, registered: registered, read: key.descriptor))
+        } else {
             engine.emit(
-                .keyTypeMismatch(
-                    name: name, registeredType: KeyRegistry.descriptor(of: registry.keys[slot]).typeName, readType: readType))
-        } else if let intended = registry.likelyIntended(name) {
+                .keyTypeMismatch(name: key.name, registeredType: registered.typeName, readType: key.converter.typeName))
+        }
+    }
+
+    /// Reports, once per name, a read of `name`, which no registered key has.
+    private func noteUnregistered(_ name: String) {
+        guard isFirstReport(of: name) else { return }
+        if let intended = registry.likelyIntended(name) {
             engine.emit(.mistypedKey(requested: name, registered: intended))
         } else {
             engine.emit(.unregisteredKeyRead(name: name))
         }
+    }
+
+    /// Whether no read of `name` was reported yet; records that one now is.
+    private func isFirstReport(of name: String) -> Bool {
+        bookkeeping.withLock { $0.reported.insert(name).inserted }
     }
 
     // MARK: Asynchronous reads
@@ -200,7 +215,8 @@ public final class RemoteConfigClient: Sendable {
 
     func explain<Key: ConfigKeyRepresentable>(_ key: Key, in state: ResolvedState) -> Explanation {
         let key = key.configKey
-        if let slot = registry.slot(named: key.name), registry.valueType(at: slot) == key.valueType {
+        // By fingerprint and type, as a read finds its slot: a key with another definition is explained alone.
+        if let slot = registry.slot(for: key.fingerprint, type: key.valueType) {
             return explanation(
                 name: key.name, isRegistered: true, value: key.render(state.values[slot]),
                 layer: state.valueLayer(at: slot, name: key.name), rejected: state.rejections[slot] ?? [],
@@ -276,7 +292,9 @@ public final class RemoteConfigClient: Sendable {
 
     /// The key's value in `state`.
     func value<Value: Sendable>(_ key: ConfigKey<Value>, in state: ResolvedState) -> Value {
-        if let slot = registry.slot(for: key.nameID, type: ObjectIdentifier(Value.self)) { return state.value(at: slot, as: Value.self) }
+        if let slot = registry.slot(for: key.fingerprint, type: ObjectIdentifier(Value.self)) {
+            return state.value(at: slot, as: Value.self)
+        }
         return unregisteredRead(key, in: state)
     }
 

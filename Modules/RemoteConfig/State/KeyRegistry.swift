@@ -22,15 +22,19 @@ extension ValueConverter {
 }
 
 /// The keys a client knows, fixed at build time: one slot per name.
+///
+/// A read finds a slot by the key's ``KeyFingerprint``, which covers its name and definition (default,
+/// rule names, secrecy, summary), and checks the slot's value type: a key with a registered name and
+/// type but another definition finds no slot, and is read as an unregistered key.
 @usableFromInline
 final class KeyRegistry: Sendable {
     /// The keys by slot.
     let keys: [any ConfigKeyRepresentable]
-    /// Open-addressing table of slots by ``KeyNameID/hash`` (`-1` empty), so a read finds its slot
-    /// without hashing the name again: the key carries its fingerprint.
+    /// Open-addressing table of slots by ``KeyFingerprint/hash``, the name's hash (`-1` empty), so a read
+    /// finds its slot without hashing the name again: the key carries its fingerprint.
     @usableFromInline let table: [Int32]
-    /// Each slot's name fingerprint, which confirms a table hit.
-    @usableFromInline let ids: [KeyNameID]
+    /// Each slot's key fingerprint, which confirms a table hit.
+    @usableFromInline let ids: [KeyFingerprint]
     /// Each slot's value type, which a read's type must be.
     @usableFromInline let types: [ObjectIdentifier]
     /// The names by slot.
@@ -44,7 +48,7 @@ final class KeyRegistry: Sendable {
     ///   `.invalidRule` for a key whose rule is itself broken (an invalid pattern).
     init(_ given: [any ConfigKeyRepresentable]) throws(ConfigurationError) {
         var names: [String] = []
-        var ids: [KeyNameID] = []
+        var ids: [KeyFingerprint] = []
         var types: [ObjectIdentifier] = []
         // Each slot's index in `given`: the key array is `given` itself (shared, not copied) unless a name repeats.
         var givenIndex: [Int32] = []
@@ -105,9 +109,9 @@ final class KeyRegistry: Sendable {
     /// What registration needs to know of a key, read from it once.
     private static func facts<Key: ConfigKeyRepresentable>(
         of key: Key
-    ) -> (name: String, id: KeyNameID, valueType: ObjectIdentifier, ruleProblem: String?) {
+    ) -> (name: String, id: KeyFingerprint, valueType: ObjectIdentifier, ruleProblem: String?) {
         let key = key.configKey
-        return (key.name, key.nameID, key.valueType, key.ruleProblems.first)
+        return (key.name, key.fingerprint, key.valueType, key.ruleProblems.first)
     }
 
     /// The value type of the key in `slot`.
@@ -120,12 +124,13 @@ final class KeyRegistry: Sendable {
     /// A key's descriptor.
     static func descriptor<Key: ConfigKeyRepresentable>(of key: Key) -> KeyDescriptor { key.configKey.descriptor }
 
-    /// The slot of the key with fingerprint `id` and value type `type`, or nil when none is registered.
+    /// The slot of the key with fingerprint `id` and value type `type`, or nil when none is registered
+    /// (a key with a registered name and another definition has another fingerprint: nil).
     ///
     /// Part of the read path: it reads the key's fingerprint, two integers, and the registry's arrays,
     /// and retains nothing.
     @inlinable @inline(__always)
-    func slot(for id: KeyNameID, type: ObjectIdentifier) -> Int? {
+    func slot(for id: KeyFingerprint, type: ObjectIdentifier) -> Int? {
         let mask = table.count &- 1
         var i = id.hash & mask
         while true {
@@ -136,11 +141,10 @@ final class KeyRegistry: Sendable {
         }
     }
 
-    /// The slot of the key named `name`, or nil.
+    /// The slot of the key named `name`, whatever its definition, or nil.
     func slot(named name: String) -> Int? {
-        let id = KeyNameID(name)
         let mask = table.count &- 1
-        var i = id.hash & mask
+        var i = KeyFingerprint.hash(of: name) & mask
         while true {
             let slot = Int(table[i])
             if slot < 0 { return nil }
