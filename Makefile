@@ -6,7 +6,7 @@ WERROR := -Xswiftc -warnings-as-errors
 # Tests run in parallel. Almost all are Swift Testing; the example adapter also shows its contract run from XCTest.
 TEST_FLAGS :=
 
-.PHONY: all build test test-unit test-integration test-tsan test-differential-long demo bench bench-probe bench-app bench-check bench-baseline docs format lint clean
+.PHONY: all build test test-unit test-integration test-tsan test-differential-long demo bench bench-probe bench-app bench-check bench-baseline size docs format lint clean
 
 all: build
 
@@ -65,6 +65,21 @@ bench-app:
 	rm .build-app/Package.swift.template
 	cd .build-app && env -u RC_DEVELOPMENT $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
 
+## The library's code in an app, as a user builds it: a package made in .build-size/ from
+## Integration/Benchmarks/SizeApps (lean, quick start, every module), built in release and stripped; each
+## size is printed minus that of an empty Swift program.
+size:
+	rm -rf .build-size && mkdir -p .build-size && cp -R Integration/Benchmarks/SizeApps/. .build-size/
+	sed 's|@ROOT@|$(CURDIR)|' Integration/Benchmarks/SizeApps/Package.swift.template > .build-size/Package.swift
+	rm .build-size/Package.swift.template
+	cd .build-size && env -u RC_DEVELOPMENT $(SWIFT) build -c release
+	@cd .build-size && bin=$$(env -u RC_DEVELOPMENT $(SWIFT) build -c release --show-bin-path) && \
+	for app in Empty Lean QuickStart Everything; do strip -o $$app.stripped $$bin/$$app; done && \
+	empty=$$(stat -c %s Empty.stripped) && \
+	for app in Lean QuickStart Everything; do \
+		echo "$$app: $$(( $$(stat -c %s $$app.stripped) - empty )) bytes of library code (stripped $$(stat -c %s $$app.stripped), empty program $$empty)"; \
+	done
+
 ## Runs every benchmark and writes its p90s as the checked-in thresholds.
 bench-baseline: bench-probe
 	$(BENCH) thresholds update $(BENCH_TARGET) --path $(BENCH_THRESHOLDS) --no-progress
@@ -95,4 +110,4 @@ lint:
 	$(SWIFT) format lint --recursive Modules Tests Integration
 
 clean:
-	rm -rf .build .build-tsan .build-bench .build-docs
+	rm -rf .build .build-tsan .build-bench .build-docs .build-app .build-size
