@@ -13,15 +13,28 @@ struct DocumentationTests {
         for case let file as URL in enumerator where file.pathExtension == "swift" {
             let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
-            for (index, line) in lines.enumerated() where isPublicDeclaration(line) {
-                var above = index - 1
-                while above >= 0, lines[above].hasPrefix("@") { above -= 1 }
-                if above < 0 || !lines[above].hasPrefix("///") {
-                    found.append("\(file.lastPathComponent):\(index + 1): \(line)")
-                }
+            for (index, line) in lines.enumerated() where isPublicDeclaration(line) && !isDocumented(index, in: lines) {
+                found.append("\(file.lastPathComponent):\(index + 1): \(line)")
             }
         }
         return found
+    }
+
+    /// Whether the declaration at `index` of `lines` (trimmed) has a `///` line above it, past its attributes.
+    static func isDocumented(_ index: Int, in lines: [String]) -> Bool {
+        var above = index - 1
+        while above >= 0 {
+            if lines[above].hasPrefix("@") {
+                above -= 1
+            } else if lines[above].hasPrefix(")") {
+                // The end of an attribute written over several lines: go to its `@`.
+                while above >= 0, !lines[above].hasPrefix("@") { above -= 1 }
+                above -= 1
+            } else {
+                break
+            }
+        }
+        return above >= 0 && lines[above].hasPrefix("///")
     }
 
     /// Whether `line` declares something public (not an import, not an extension, which has no page of its own).
@@ -39,6 +52,11 @@ struct DocumentationTests {
         #expect(Self.isPublicDeclaration("@inlinable public func f()"))
         #expect(!Self.isPublicDeclaration("public import Foundation"))
         #expect(!Self.isPublicDeclaration("let public = 1"))
+        let sample = [
+            "/// A summary.", "@available(", "*, unavailable, message: \"…\"", ")", "public func f()", "}", "public var g: Int",
+        ]
+        #expect(Self.isDocumented(4, in: sample))
+        #expect(!Self.isDocumented(6, in: sample))
     }
 
     @Test("make docs documents every library module")

@@ -20,7 +20,9 @@ struct PrivacyManifestTests {
         Category(name: "NSPrivacyAccessedAPICategoryUserDefaults", calls: ["UserDefaults"], reasons: ["CA92.1"]),
         Category(
             name: "NSPrivacyAccessedAPICategoryFileTimestamp",
-            calls: ["stat(", "fstat(", "lstat(", "getattrlist(", ".modificationDate", ".creationDate", "contentModificationDate"],
+            calls: [
+                "stat(", "fstat(", "lstat(", "getattrlist(", ".modificationDate", ".creationDate", "contentModificationDate",
+            ],
             reasons: ["C617.1"]),
         Category(
             name: "NSPrivacyAccessedAPICategorySystemBootTime", calls: ["systemUptime", "mach_absolute_time("],
@@ -51,9 +53,11 @@ struct PrivacyManifestTests {
         let file = DependencyRuleTests.root.appendingPathComponent("Modules/\(module)/PrivacyInfo.xcprivacy")
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
         let plist = try #require(
-            try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any], "\(file.path) is not a dictionary")
+            try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+            "\(file.path) is not a dictionary")
         #expect(plist["NSPrivacyTracking"] as? Bool == false, "\(module) declares tracking")
-        let types = try #require(plist["NSPrivacyAccessedAPITypes"] as? [[String: Any]], "\(module): no NSPrivacyAccessedAPITypes")
+        let types = try #require(
+            plist["NSPrivacyAccessedAPITypes"] as? [[String: Any]], "\(module): no NSPrivacyAccessedAPITypes")
         var found: [String: Set<String>] = [:]
         for entry in types {
             let name = try #require(entry["NSPrivacyAccessedAPIType"] as? String)
@@ -62,7 +66,9 @@ struct PrivacyManifestTests {
         return found
     }
 
-    @Test("a module that calls a required-reason API declares its category and a reason, and ships the manifest", arguments: modules)
+    @Test(
+        "a module that calls a required-reason API declares its category and a reason, and ships the manifest", arguments: modules
+    )
     func manifestMatchesTheCode(_ module: String) throws {
         let used = try Self.categoriesUsed(by: module)
         let declared = try Self.declared(by: module)
@@ -77,7 +83,8 @@ struct PrivacyManifestTests {
         #expect(extra.isEmpty, "\(module)'s manifest declares \(extra.sorted()), which its code no longer calls")
         let target = try #require(
             DependencyRuleTests.declaredTargets(in: DependencyRuleTests.manifest()).first { $0.path == "Modules/\(module)" })
-        #expect(target.resources.contains("PrivacyInfo.xcprivacy"), "Package.swift does not copy \(module)'s manifest as a resource")
+        #expect(
+            target.resources.contains("PrivacyInfo.xcprivacy"), "Package.swift does not copy \(module)'s manifest as a resource")
     }
 
     @Test("the search finds the calls it looks for, and ignores them in comments")

@@ -10,7 +10,9 @@ extension RemoteConfigBuilder {
     public func buildSynchronously() throws(ConfigError) -> RemoteConfigClient { try build() }
 
     /// Removed: written values persist where their `LocalOverrideStore` keeps them.
-    @available(*, unavailable, message: "write through a LocalOverrideStore added with .override(_:); it persists in a SnapshotCache")
+    @available(
+        *, unavailable, message: "write through a LocalOverrideStore added with .override(_:); it persists in a SnapshotCache"
+    )
     public func settingsStore(_ store: Any) -> Self { self }
 
     /// Renamed: the verifier decides on the whole payload (signature, configuration, version), not only the cryptography.
@@ -42,7 +44,11 @@ extension RemoteConfigClient {
 
 extension ConfigKey {
     /// Removed: any registered key can be written through a `LocalOverrideStore`.
-    @available(*, unavailable, message: "register the key itself; write it through a LocalOverrideStore (allowedInRelease: true to write in release builds)")
+    @available(
+        *, unavailable,
+        message:
+            "register the key itself; write it through a LocalOverrideStore (allowedInRelease: true to write in release builds)"
+    )
     public func writable(inRelease: Bool = false) -> ConfigKey<Value> { self }
 }
 
