@@ -161,10 +161,6 @@ var package = Package(
                 "TestDoubles", "BenchmarkWorkloads",
             ],
             path: "Integration/Fixtures/ReadProbe", swiftSettings: swiftSettings),
-        // A client of RemoteConfig + FileCacheAdapter that reads one key: its stripped size measures the library's code.
-        .executableTarget(
-            name: "SizeProbe", dependencies: ["RemoteConfig", "FileCacheAdapter"], path: "Integration/Fixtures/SizeProbe",
-            swiftSettings: swiftSettings),
         // A SwiftUI-shaped app (an EXAMPLE, not a product); headless where SwiftUI does not exist. See its README.md.
         .executableTarget(
             name: "SwiftUIExample",
