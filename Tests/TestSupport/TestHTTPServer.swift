@@ -87,13 +87,6 @@ package final class TestHTTPServer: Sendable {
     /// Runs `body` with a started server that answers with `handler`, and stops it afterwards,
     /// whatever happens.
     package static func with<T: Sendable>(_ handler: Handler?, _ body: (TestHTTPServer) async throws -> T) async throws -> T {
-        try await HeavyWorkGate.process.shared { try await serving(handler, body) }
-    }
-
-    /// Runs `body` with a started server, and stops it afterwards (see ``with(_:_:)``).
-    private static func serving<T: Sendable>(
-        _ handler: Handler?, _ body: (TestHTTPServer) async throws -> T
-    ) async throws -> T {
         let server = try await start(handler)
         do {
             let result = try await body(server)
