@@ -72,11 +72,12 @@ struct HTTPClientFaultTests {
         try await TestHTTPServer.with { server in
             server.publish(Self.good)
             let clock = ManualClock()
-            // The timeout cases use 5 s, well above a healthy fetch on a loaded machine (the first
-            // refresh below must succeed under the same timeout) and well below the 20 s delay.
+            // The timeout cases use 10 s, above a healthy fetch on a loaded 2-core machine (the first
+            // refresh below must succeed under the same timeout; 5 s was too little in one clean-clone
+            // run in three) and below the 20 s delay.
             let timesOut = if case .fetch(.timeout) = expected { true } else { false }
             let client = try Self.client(server, clock: clock) { configuration in
-                if timesOut { configuration.timeout = 5 }
+                if timesOut { configuration.timeout = 10 }
             }
             #expect(try await client.refresh() == .updated(changedKeys: ["greeting", "limit"]))
             #expect(client[Flags.greeting] == "hello")
@@ -155,7 +156,7 @@ struct HTTPClientFaultTests {
                  "version": {"versionNumber": "3"}}
                 """#)
             let clock = ManualClock()
-            let fetcher = try HTTPFetcher(url: server.url(), configuration: .init(timeout: 5, now: { clock.now() }))
+            let fetcher = try HTTPFetcher(url: server.url(), configuration: .init(timeout: 15, now: { clock.now() }))
             let client = try RemoteConfigClient.builder(fetcher: fetcher)
                 .clock(clock)
                 .payloadFormat(FirebaseTemplateFormat())
