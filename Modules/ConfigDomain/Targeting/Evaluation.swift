@@ -15,6 +15,10 @@ public struct Evaluation: Sendable, Hashable, CustomStringConvertible {
         case split = "SPLIT"
         /// The key has rules and none decided: the payload's default for it, or none.
         case defaultValue = "DEFAULT"
+        /// The flag is turned off where it is defined: the app's default applies.
+        case disabled = "DISABLED"
+        /// A value kept from an earlier payload (a last good value), because the current one was refused.
+        case cached = "CACHED"
         /// The key cannot be evaluated (see ``Evaluation/errorCode``).
         case error = "ERROR"
     }
@@ -25,6 +29,16 @@ public struct Evaluation: Sendable, Hashable, CustomStringConvertible {
         case flagNotFound = "FLAG_NOT_FOUND"
         /// The key's rules could not be read; ``Evaluation/problems`` says why.
         case parseError = "PARSE_ERROR"
+        /// The value is not of the type the key asks for.
+        case typeMismatch = "TYPE_MISMATCH"
+        /// The rules need a targeting key and the context has none.
+        case targetingKeyMissing = "TARGETING_KEY_MISSING"
+        /// The context cannot be evaluated (an attribute of the wrong type, say).
+        case invalidContext = "INVALID_CONTEXT"
+        /// No payload is held yet: neither fetched nor cached.
+        case providerNotReady = "PROVIDER_NOT_READY"
+        /// Any other error; the message says what.
+        case general = "GENERAL"
     }
 
     /// The key evaluated.
