@@ -451,7 +451,8 @@ final class RefreshEngine: Sendable {
         let recorded = state.withLock { $0.slot.cacheName == cacheName ? $0.recordedLastGood : nil }
         if values == recorded { return }
         if recorded == nil, values.entries.isEmpty, cache.load(cacheName, slot: .lastGood).snapshot == nil {
-            state.withLock { if $0.slot.cacheName == cacheName { $0.recordedLastGood = values } }  // Nothing to keep, and no record to replace.
+            // Nothing to keep, and no record to replace.
+            state.withLock { if $0.slot.cacheName == cacheName { $0.recordedLastGood = values } }
             return
         }
         do throws(CacheError) {
