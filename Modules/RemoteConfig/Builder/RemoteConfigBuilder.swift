@@ -302,9 +302,11 @@ public struct RemoteConfigBuilder: Sendable {
 
     /// The provider's cached payload, decoded (promoting a pending one first under next-launch
     /// activation), with its metadata and the cache's answer in `status`, reported to `sink`.
+    ///
+    /// A provider whose payloads are evaluated remotely reads the slot of the first context's targeting key.
     private func loadCache(of settings: ClientSettings, into status: inout EngineStatus, sink: EventSink) -> DecodedPayload? {
         guard let cache = settings.cache else { return nil }
-        let name = settings.configurationName
+        let name = ContextSlot.cacheName(of: settings)
         status.cache = .empty
         if settings.activation == .nextLaunch { promotePending(of: settings, in: cache, sink: sink) }
         switch cache.load(name, slot: .active) {
@@ -348,7 +350,7 @@ public struct RemoteConfigBuilder: Sendable {
     /// Makes the pending snapshot active, once the verifier (if any) accepts it in place of the active
     /// one; a refused pending snapshot is discarded and reported, and the active one stays.
     private func promotePending(of settings: ClientSettings, in cache: any SnapshotCache, sink: EventSink) {
-        let name = settings.configurationName
+        let name = ContextSlot.cacheName(of: settings)
         if settings.verifier != nil {
             switch cache.load(name, slot: .pending) {
             case .miss:
@@ -405,7 +407,7 @@ public struct RemoteConfigBuilder: Sendable {
     /// when payloads are verified: the record is the client's own file, which no signature covers.
     private func lastGoodReader(of settings: ClientSettings, sink: EventSink) -> (@Sendable () -> LastGoodValues?)? {
         guard let cache = settings.cache, settings.verifier == nil else { return nil }
-        let name = settings.configurationName
+        let name = ContextSlot.cacheName(of: settings)
         return {
             switch cache.load(name, slot: .lastGood) {
             case .hit(let cached):
