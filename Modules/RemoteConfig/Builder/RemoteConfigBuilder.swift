@@ -146,6 +146,21 @@ public struct RemoteConfigBuilder: Sendable {
         with { $0.settings.context = context }
     }
 
+    /// Makes reads that give no context evaluate for `source`'s context when it has one: on a server,
+    /// the request's user, which middleware puts in the request's task-local context
+    /// (`ServiceContextAdapter`'s `ServiceContextSource`). Outside a request, and in a client built
+    /// without a source, a read serves the client's own context. See the article "Flags in a server".
+    public func contextSource(_ source: any EvaluationContextSource) -> Self {
+        with { $0.settings.contextSource = source }
+    }
+
+    /// Sets when the background work starts: the periodic refresh, the push subscriptions and the
+    /// override observation. `.atBuild` (the default) starts it in `build()`; `.whenRun` waits for
+    /// `RemoteConfigClient/run()`, which a service runner calls (`ServiceLifecycleAdapter`).
+    public func backgroundWork(_ start: BackgroundWorkStart) -> Self {
+        with { $0.settings.backgroundWorkStart = start }
+    }
+
     /// Sets the source of jitter, a function returning a number in `0..<1` (tests make it fixed).
     public func jitter(_ random: @escaping @Sendable () -> Double) -> Self {
         with { $0.settings.random = random }
@@ -212,10 +227,14 @@ public struct RemoteConfigBuilder: Sendable {
         let receivers = engines.indices.map { position in
             pushTargets.contains(position) ? PushReceiver(engine: engines[position]) : nil
         }
+        let settings = self.settings
         let client = RemoteConfigClient(
             registry: registry, activator: activator, engines: engines, events: events, updates: updates,
-            pushReceivers: receivers, startupEvents: startup.events)
-        startBackgroundTasks(of: client, descriptors: descriptors, pushTargets: pushTargets)
+            pushReceivers: receivers, startupEvents: startup.events, contextSource: settings.contextSource,
+            backgroundWork: { client in
+                Self.backgroundTasks(of: client, settings: settings, descriptors: descriptors, pushTargets: pushTargets)
+            })
+        if settings.backgroundWorkStart == .atBuild { client.startBackgroundWork() }
         return client
     }
 
@@ -393,10 +412,12 @@ public struct RemoteConfigBuilder: Sendable {
         }
     }
 
-    /// Starts the tasks that observe the override sources and refresh each provider periodically;
-    /// the client cancels them.
+    /// Starts the tasks that observe the override sources, consume the push sources and refresh each
+    /// provider periodically, and returns them; the client cancels them.
     /// `pushTargets` are the providers the push sources drive, in the order the sources were added.
-    private func startBackgroundTasks(of client: RemoteConfigClient, descriptors: [KeyDescriptor], pushTargets: [Int]) {
+    private static func backgroundTasks(
+        of client: RemoteConfigClient, settings: ClientSettings, descriptors: [KeyDescriptor], pushTargets: [Int]
+    ) -> [Task<Void, Never>] {
         let activator = client.activator
         var tasks: [Task<Void, Never>] = []
         for (position, source) in settings.overrideSources.enumerated() {
@@ -432,6 +453,6 @@ public struct RemoteConfigBuilder: Sendable {
                     })
             }
         }
-        client.bookkeeping.withLock { $0.tasks = tasks }
+        return tasks
     }
 }
