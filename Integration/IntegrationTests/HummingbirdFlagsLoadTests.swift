@@ -222,6 +222,39 @@
             #expect(ending == .exited(0), "\(ending)\n\(server.output)")
         }
 
+        @Test("with the configuration server gone it serves the defaults, and the admin refresh answers 502 with the error")
+        func configurationServerGone() async throws {
+            let config = try await TestHTTPServer.start()
+            let url = config.url()
+            await config.stop()
+            let server = try await FlagsServerProcess.start(config: url, evaluation: "context")
+            let outcome = await Result { () async throws -> (CLIHTTPClient.Response, CLIHTTPClient.Response) in
+                let flags = try await CLIHTTPClient.get(server.url("/flags?user=user-1&country=DE"))
+                let refresh = try await CLIHTTPClient.get(server.url("/admin/refresh"), method: "POST")
+                return (flags, refresh)
+            }
+            let ending = await server.stop()
+            let (flags, refresh) = try outcome.get()
+            let answer = try JSONParser().parse(flags.body)
+            #expect(flags.status == 200)
+            #expect(answer["new_checkout"] == .bool(false) && answer["button_color"] == .string("blue"), "\(flags.text)")
+            #expect(answer["user"] == .string("user-1"))
+            #expect(refresh.status == 502)
+            #expect(try JSONParser().parse(refresh.body)["error"]?.stringValue?.isEmpty == false, "\(refresh.text)")
+            #expect(server.output.contains("first refresh failed; serving the defaults"))
+            #expect(ending == .exited(0))
+        }
+
+        @Test("a client that cannot be built (plain HTTP to another host) exits 1 and says why")
+        func clientNotBuilt() async throws {
+            let executable = try BuiltProducts.executable(named: "HummingbirdFlagsExample")
+            let outcome = try await ChildProcess.run(
+                executable, arguments: ["http://config.example.invalid/config.json"], environment: [:],
+                currentDirectory: FileManager.default.temporaryDirectory)
+            #expect(outcome.status == 1)
+            #expect((outcome.standardOutput + outcome.standardError).contains("cannot build the configuration client"))
+        }
+
         @Test("a bad command line exits 64 with the usage")
         func usage() async throws {
             let executable = try BuiltProducts.executable(named: "HummingbirdFlagsExample")
