@@ -389,7 +389,7 @@ var package = Package(
                 development("ServiceLifecycle", "swift-service-lifecycle"),
                 development("Logging", "swift-log"),
             ],
-            path: "Integration/Examples/HummingbirdFlags", exclude: ["README.md"], swiftSettings: swiftSettings),
+            path: "Integration/Examples/HummingbirdFlags", exclude: ["README.md", "load"], swiftSettings: swiftSettings),
     ]
 #endif
 
