@@ -32,7 +32,10 @@ let includeDocs = ProcessInfo.processInfo.environment["RC_DOCS"] == "1"
 let developing = ProcessInfo.processInfo.environment["RC_DEVELOPMENT"] == "1"
 
 /// The adapters that exist for an ecosystem package: each is a trait of the same name, off by default.
-let ecosystemAdapters = ["SigningAdapter", "ConfigurationAdapter", "LoggingAdapter", "MetricsAdapter"]
+let ecosystemAdapters = [
+    "SigningAdapter", "ConfigurationAdapter", "LoggingAdapter", "MetricsAdapter", "ServiceContextAdapter",
+    "ServiceLifecycleAdapter",
+]
 
 /// A package product that only this package's tools, examples and tests use (resolved with the Development trait).
 func development(_ name: String, _ package: String) -> Target.Dependency {
@@ -261,7 +264,7 @@ var package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "TestDoubles",
-                "FirebaseFormat", "TestSupport", "SSEAdapter", "SigningAdapter", "EtcdAdapter", "Targeting",
+                "FirebaseFormat", "TestSupport", "SSEAdapter", "SigningAdapter", "EtcdAdapter", "Targeting", "TargetingFormat",
                 "OFREPAdapter",
             ],
             path: "Integration/IntegrationTests", swiftSettings: swiftSettings),
@@ -288,11 +291,17 @@ var package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-service-context", from: "1.5.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Only the Hummingbird example server uses it (Development trait).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ]
     package.products += [
         .library(name: "ConfigurationAdapter", targets: ["ConfigurationAdapter"]),
         .library(name: "LoggingAdapter", targets: ["LoggingAdapter"]),
         .library(name: "MetricsAdapter", targets: ["MetricsAdapter"]),
+        .library(name: "ServiceContextAdapter", targets: ["ServiceContextAdapter"]),
+        .library(name: "ServiceLifecycleAdapter", targets: ["ServiceLifecycleAdapter"]),
     ]
     package.targets += [
         .target(
@@ -316,6 +325,24 @@ var package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["MetricsAdapter"])),
             ],
             path: "Modules/MetricsAdapter", swiftSettings: swiftSettings),
+        // The request's user in swift-service-context's task-local `ServiceContext`, as an `EvaluationContextSource`.
+        .target(
+            name: "ServiceContextAdapter",
+            dependencies: [
+                "ConfigDomain", "ConfigPorts",
+                .product(
+                    name: "ServiceContextModule", package: "swift-service-context", condition: .when(traits: ["ServiceContextAdapter"])),
+            ],
+            path: "Modules/ServiceContextAdapter", swiftSettings: swiftSettings),
+        // A `ConfigurationLifecycle` (the client's background work) as a swift-service-lifecycle `Service`.
+        .target(
+            name: "ServiceLifecycleAdapter",
+            dependencies: [
+                "ConfigDomain", "ConfigPorts",
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycleAdapter"])),
+            ],
+            path: "Modules/ServiceLifecycleAdapter", swiftSettings: swiftSettings),
         .testTarget(
             name: "ConfigurationAdapterTests",
             dependencies: [
@@ -349,6 +376,33 @@ var package = Package(
                 development("Logging", "swift-log"),
             ],
             path: "Integration/Examples/ServerFlags", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ServiceContextAdapterTests",
+            dependencies: [
+                "ServiceContextAdapter", "ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles",
+                development("ServiceContextModule", "swift-service-context"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ServiceLifecycleAdapterTests",
+            dependencies: [
+                "ServiceLifecycleAdapter", "ConfigDomain", "ConfigPorts", "RemoteConfig", "TestDoubles",
+                development("ServiceLifecycle", "swift-service-lifecycle"),
+                development("Logging", "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
+        // A Hummingbird 2 server that evaluates targeted flags per request (an EXAMPLE, not a product); the
+        // ServerIntegrationTests put it under concurrent load. See its README.md.
+        .executableTarget(
+            name: "HummingbirdFlagsExample",
+            dependencies: [
+                "RemoteConfig", "HTTPAdapter", "TargetingFormat", "ServiceContextAdapter", "ServiceLifecycleAdapter",
+                development("Hummingbird", "hummingbird"),
+                development("ServiceContextModule", "swift-service-context"),
+                development("ServiceLifecycle", "swift-service-lifecycle"),
+                development("Logging", "swift-log"),
+            ],
+            path: "Integration/Examples/HummingbirdFlags", exclude: ["README.md", "load"], swiftSettings: swiftSettings),
     ]
 #endif
 

@@ -53,4 +53,16 @@ struct ConsumerResolutionTests {
         #expect(!packages.contains("flyingfox") && !packages.contains("swift-argument-parser"), "\(packages)")
         #expect(!packages.contains("swift-log") && !packages.contains("swift-configuration"), "\(packages)")
     }
+
+    #if compiler(>=6.2)
+        @Test("an app that enables the server traits resolves swift-service-context and swift-service-lifecycle, not Hummingbird")
+        func serverTraitsResolveTheirPackages() async throws {
+            let packages = try await resolution(
+                products: ["RemoteConfig", "ServiceContextAdapter", "ServiceLifecycleAdapter"],
+                traits: ["ServiceContextAdapter", "ServiceLifecycleAdapter"])
+            #expect(packages.contains("swift-service-context") && packages.contains("swift-service-lifecycle"), "\(packages)")
+            #expect(!packages.contains("hummingbird") && !packages.contains("swift-nio"), "the example's packages: \(packages)")
+            #expect(!packages.contains("flyingfox") && !packages.contains("swift-crypto"), "\(packages)")
+        }
+    #endif
 }

@@ -29,6 +29,8 @@
 //   ConfigurationAdapter -> Configuration (apple/swift-configuration): remote values in a ConfigReader.
 //   LoggingAdapter       -> Logging (apple/swift-log): client events as log lines.
 //   MetricsAdapter       -> CoreMetrics (apple/swift-metrics): client events as metrics.
+//   ServiceContextAdapter -> ServiceContextModule (apple/swift-service-context): a request's user, task-local.
+//   ServiceLifecycleAdapter -> ServiceLifecycle (swift-server/swift-service-lifecycle): the client as a Service.
 // Each such edge is conditional on the package trait named after the adapter, off by default, so that a
 // consumer resolves only the packages of the adapters it enables (ConsumerResolutionTests shows the list).
 // Tests/TestSupport, shared by the test targets, may import platform modules, FlyingFox and the two core
@@ -81,7 +83,7 @@ struct DependencyRuleTests {
     static let knownAdapters: Set<String> = [
         "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat", "SSEAdapter", "SigningAdapter", "EtcdAdapter",
         "ConfigurationAdapter", "LoggingAdapter", "MetricsAdapter", "DefaultsAdapter",
-        "TargetingFormat", "GrowthBookFormat", "UnleashFormat",
+        "TargetingFormat", "GrowthBookFormat", "UnleashFormat", "ServiceContextAdapter", "ServiceLifecycleAdapter",
         "OFREPAdapter",
     ]
 
@@ -92,6 +94,8 @@ struct DependencyRuleTests {
         "ConfigurationAdapter": ["Configuration": "swift-configuration"],
         "LoggingAdapter": ["Logging": "swift-log"],
         "MetricsAdapter": ["CoreMetrics": "swift-metrics"],
+        "ServiceContextAdapter": ["ServiceContextModule": "swift-service-context"],
+        "ServiceLifecycleAdapter": ["ServiceLifecycle": "swift-service-lifecycle"],
     ]
 
     /// What the shared test-support target (Tests/TestSupport, not a product) may import: FlyingFox, as tests may.
