@@ -81,7 +81,7 @@ struct DependencyRuleTests {
     static let knownAdapters: Set<String> = [
         "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat", "SSEAdapter", "SigningAdapter", "EtcdAdapter",
         "ConfigurationAdapter", "LoggingAdapter", "MetricsAdapter", "DefaultsAdapter",
-        "TargetingFormat", "GrowthBookFormat", "UnleashFormat",
+        "TargetingFormat", "GrowthBookFormat", "UnleashFormat", "FlagdFormat",
     ]
 
     /// THE third-party edges: adapter -> [imported product module: its package]. Nothing else may
