@@ -64,6 +64,7 @@ var package = Package(
         .library(name: "TargetingFormat", targets: ["TargetingFormat"]),
         .library(name: "GrowthBookFormat", targets: ["GrowthBookFormat"]),
         .library(name: "FlagdFormat", targets: ["FlagdFormat"]),
+        .library(name: "OFREPAdapter", targets: ["OFREPAdapter"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .library(name: "RemoteConfigApp", targets: ["RemoteConfigApp"]),
         .executable(name: "remote-config", targets: ["RemoteConfigCLI"]),
@@ -123,6 +124,10 @@ var package = Package(
             name: "GrowthBookFormat", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting"],
             path: "Modules/GrowthBookFormat",
             exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
+        // Remote evaluation: OpenFeature's OFREP, flags evaluated by a server for the client's context.
+        .target(
+            name: "OFREPAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/OFREPAdapter", exclude: ["README.md"],
+            swiftSettings: swiftSettings),
         .target(
             name: "FlagdFormat", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting"], path: "Modules/FlagdFormat",
             exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
@@ -231,6 +236,13 @@ var package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "OFREPAdapterTests",
+            dependencies: [
+                "ConfigDomain", "ConfigPorts", "OFREPAdapter", "RemoteConfig", "TestDoubles", "TestSupport",
+                development("FlyingFox", "FlyingFox"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "SigningAdapterTests",
             dependencies: ["ConfigDomain", "ConfigPorts", "SigningAdapter", "RemoteConfig", "TestDoubles"],
             swiftSettings: swiftSettings),
@@ -257,6 +269,7 @@ var package = Package(
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "TestDoubles",
                 "FirebaseFormat", "TestSupport", "SSEAdapter", "SigningAdapter", "EtcdAdapter", "Targeting",
+                "OFREPAdapter",
             ],
             path: "Integration/IntegrationTests", swiftSettings: swiftSettings),
 

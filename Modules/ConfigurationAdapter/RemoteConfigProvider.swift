@@ -21,6 +21,9 @@ import Foundation
 ///   Any other pairing throws ``ProviderValueError``.
 /// - Secrets: a value is secret when its key is registered `secret: true`, or when
 ///   `secretsSpecifier` says so.
+/// - Context: a key's swift-configuration context is the evaluation context its targeting rules
+///   are evaluated for (``EvaluationContextMapping``); a key without one reads the client's own context.
+///   Watches and snapshots follow the client's own context.
 /// - `fetchValue` refreshes first when the snapshot is not fresh; a failed refresh keeps the last
 ///   good values (the failure reaches the client's events, not the reader).
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
@@ -48,13 +51,24 @@ public struct RemoteConfigProvider: ConfigProvider {
     }
 
     /// The current value for `key` as `type`; throws ``ProviderValueError`` when it is of another type.
+    ///
+    /// A key with a context (`ConfigKey("new_checkout", context: ["targetingKey": "u1", "country": "DE"])`)
+    /// reads the value the targeting rules serve that context; see ``EvaluationContextMapping``.
     public func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
-        try lookup.lookup(key, as: type, in: source.resolvedValues())
+        try lookup.lookup(key, as: type, in: values(for: key))
     }
 
     /// The value after a refresh when the snapshot was not fresh.
     public func fetchValue(forKey key: AbsoluteConfigKey, type: ConfigType) async throws -> LookupResult {
-        try lookup.lookup(key, as: type, in: await source.freshResolvedValues())
+        let fresh = await source.freshResolvedValues()
+        guard !key.context.isEmpty else { return try lookup.lookup(key, as: type, in: fresh) }
+        return try lookup.lookup(key, as: type, in: values(for: key))
+    }
+
+    /// The values `key` reads: for its context when it has one, else the client's own.
+    private func values(for key: AbsoluteConfigKey) -> ResolvedValues {
+        guard !key.context.isEmpty else { return source.resolvedValues() }
+        return source.resolvedValues(for: EvaluationContextMapping.evaluationContext(of: key.context))
     }
 
     /// The current value first, then the value after each activation that changed it.

@@ -82,6 +82,7 @@ struct DependencyRuleTests {
         "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat", "SSEAdapter", "SigningAdapter", "EtcdAdapter",
         "ConfigurationAdapter", "LoggingAdapter", "MetricsAdapter", "DefaultsAdapter",
         "TargetingFormat", "GrowthBookFormat", "UnleashFormat", "FlagdFormat",
+        "OFREPAdapter",
     ]
 
     /// THE third-party edges: adapter -> [imported product module: its package]. Nothing else may

@@ -28,6 +28,7 @@ let benchmarks: @Sendable () -> Void = {
     registerPeerBenchmarks()
     registerColdStartBenchmarks()
     registerTargetingBenchmarks()
+    registerServerBenchmarks()
 }
 
 /// Settings shared by every benchmark.

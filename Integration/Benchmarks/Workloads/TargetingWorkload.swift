@@ -35,3 +35,29 @@ package enum TargetingWorkload {
             targetingKey: "u2", attributes: ["country": "C7", "plan": "pro", "age": 30, "app": ["version": "1.0.0"]]),
     ]
 }
+
+/// What a server's benchmarks read: keys of ``TargetingWorkload``'s payload, declared here as an app
+/// declares them (`static let`, in a module of their own), and requests' contexts.
+package enum ServerWorkload {
+    /// A Bool key with three rules (country, plan and age, app version).
+    package static let checkout = ConfigKey(TargetingWorkload.name(0), default: false)
+    /// A String key with three rules.
+    package static let copy = ConfigKey(TargetingWorkload.name(1), default: "none")
+
+    /// `count` requests' contexts: random ids, ten countries, two plans, ages and app versions, from a fixed seed.
+    package static func contexts(count: Int) -> [EvaluationContext] {
+        var state: UInt64 = 31
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        return (0..<count).map { _ in
+            EvaluationContext(
+                targetingKey: "user-\(next(1_000_000))",
+                attributes: [
+                    "country": .string("C\(next(10))"), "plan": next(2) == 0 ? "free" : "pro", "age": .int(Int64(16 + next(40))),
+                    "app": ["version": .string("2.\(next(6)).0")],
+                ])
+        }
+    }
+}

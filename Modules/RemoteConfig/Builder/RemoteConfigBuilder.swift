@@ -146,6 +146,36 @@ public struct RemoteConfigBuilder: Sendable {
         with { $0.settings.context = context }
     }
 
+    /// Makes reads that give no context evaluate for `source`'s context when it has one: on a server,
+    /// the request's user, which middleware puts in the request's task-local context
+    /// (`ServiceContextAdapter`'s `ServiceContextSource`). Outside a request, and in a client built
+    /// without a source, a read serves the client's own context. See the article "Flags in a server".
+    public func contextSource(_ source: any EvaluationContextSource) -> Self {
+        with { $0.settings.contextSource = source }
+    }
+
+    /// Adds a hook that runs around every evaluation: reads, `value(_:for:)` and `details` (see
+    /// `EvaluationHook` for the order). A client with hooks evaluates each read with its details,
+    /// which costs about a targeted evaluation per read; one without pays nothing.
+    public func hook(_ hook: any EvaluationHook) -> Self {
+        with { $0.settings.hooks.append(hook) }
+    }
+
+    /// Reports each value decided by a rule, rollout or experiment the first time it is read for a
+    /// targeting key, as `ConfigEvent/exposure(_:)`, once per key, variant and targeting key,
+    /// delivered to the observers and `events()` from a task of the client's own. Reads then
+    /// evaluate with their details (about a targeted evaluation each); without it they pay nothing.
+    public func reportingExposures(_ reports: Bool = true) -> Self {
+        with { $0.settings.reportsExposures = reports }
+    }
+
+    /// Sets when the background work starts: the periodic refresh, the push subscriptions and the
+    /// override observation. `.atBuild` (the default) starts it in `build()`; `.whenRun` waits for
+    /// `RemoteConfigClient/run()`, which a service runner calls (`ServiceLifecycleAdapter`).
+    public func backgroundWork(_ start: BackgroundWorkStart) -> Self {
+        with { $0.settings.backgroundWorkStart = start }
+    }
+
     /// Sets the source of jitter, a function returning a number in `0..<1` (tests make it fixed).
     public func jitter(_ random: @escaping @Sendable () -> Double) -> Self {
         with { $0.settings.random = random }
@@ -212,10 +242,15 @@ public struct RemoteConfigBuilder: Sendable {
         let receivers = engines.indices.map { position in
             pushTargets.contains(position) ? PushReceiver(engine: engines[position]) : nil
         }
+        let settings = self.settings
         let client = RemoteConfigClient(
             registry: registry, activator: activator, engines: engines, events: events, updates: updates,
-            pushReceivers: receivers, startupEvents: startup.events)
-        startBackgroundTasks(of: client, descriptors: descriptors, pushTargets: pushTargets)
+            pushReceivers: receivers, startupEvents: startup.events, contextSource: settings.contextSource,
+            hooks: settings.hooks, exposures: settings.reportsExposures ? ExposureRecorder(sink: sink) : nil,
+            backgroundWork: { client in
+                Self.backgroundTasks(of: client, settings: settings, descriptors: descriptors, pushTargets: pushTargets)
+            })
+        if settings.backgroundWorkStart == .atBuild { client.startBackgroundWork() }
         return client
     }
 
@@ -267,9 +302,11 @@ public struct RemoteConfigBuilder: Sendable {
 
     /// The provider's cached payload, decoded (promoting a pending one first under next-launch
     /// activation), with its metadata and the cache's answer in `status`, reported to `sink`.
+    ///
+    /// A provider whose payloads are evaluated remotely reads the slot of the first context's targeting key.
     private func loadCache(of settings: ClientSettings, into status: inout EngineStatus, sink: EventSink) -> DecodedPayload? {
         guard let cache = settings.cache else { return nil }
-        let name = settings.configurationName
+        let name = ContextSlot.cacheName(of: settings)
         status.cache = .empty
         if settings.activation == .nextLaunch { promotePending(of: settings, in: cache, sink: sink) }
         switch cache.load(name, slot: .active) {
@@ -313,7 +350,7 @@ public struct RemoteConfigBuilder: Sendable {
     /// Makes the pending snapshot active, once the verifier (if any) accepts it in place of the active
     /// one; a refused pending snapshot is discarded and reported, and the active one stays.
     private func promotePending(of settings: ClientSettings, in cache: any SnapshotCache, sink: EventSink) {
-        let name = settings.configurationName
+        let name = ContextSlot.cacheName(of: settings)
         if settings.verifier != nil {
             switch cache.load(name, slot: .pending) {
             case .miss:
@@ -370,7 +407,7 @@ public struct RemoteConfigBuilder: Sendable {
     /// when payloads are verified: the record is the client's own file, which no signature covers.
     private func lastGoodReader(of settings: ClientSettings, sink: EventSink) -> (@Sendable () -> LastGoodValues?)? {
         guard let cache = settings.cache, settings.verifier == nil else { return nil }
-        let name = settings.configurationName
+        let name = ContextSlot.cacheName(of: settings)
         return {
             switch cache.load(name, slot: .lastGood) {
             case .hit(let cached):
@@ -393,10 +430,12 @@ public struct RemoteConfigBuilder: Sendable {
         }
     }
 
-    /// Starts the tasks that observe the override sources and refresh each provider periodically;
-    /// the client cancels them.
+    /// Starts the tasks that observe the override sources, consume the push sources and refresh each
+    /// provider periodically, and returns them; the client cancels them.
     /// `pushTargets` are the providers the push sources drive, in the order the sources were added.
-    private func startBackgroundTasks(of client: RemoteConfigClient, descriptors: [KeyDescriptor], pushTargets: [Int]) {
+    private static func backgroundTasks(
+        of client: RemoteConfigClient, settings: ClientSettings, descriptors: [KeyDescriptor], pushTargets: [Int]
+    ) -> [Task<Void, Never>] {
         let activator = client.activator
         var tasks: [Task<Void, Never>] = []
         for (position, source) in settings.overrideSources.enumerated() {
@@ -432,6 +471,6 @@ public struct RemoteConfigBuilder: Sendable {
                     })
             }
         }
-        client.bookkeeping.withLock { $0.tasks = tasks }
+        return tasks
     }
 }

@@ -5,14 +5,20 @@ import Foundation
 public struct ConfigView: Sendable {
     let client: RemoteConfigClient
     let state: ResolvedState
+    /// The context reads evaluate for, when not the state's own.
+    let context: EvaluationContext?
 
-    init(client: RemoteConfigClient, state: ResolvedState) {
+    init(client: RemoteConfigClient, state: ResolvedState, context: EvaluationContext? = nil) {
         self.client = client
         self.state = state
+        self.context = context
     }
 
     /// The key's value in this state.
-    public subscript<Value>(key: ConfigKey<Value>) -> Value { client.value(key, in: state) }
+    public subscript<Value>(key: ConfigKey<Value>) -> Value {
+        guard let context else { return client.value(key, in: state) }
+        return client.value(key, for: context, in: state)
+    }
 
     /// The generation of this state.
     public var generation: UInt64 { state.generation }
@@ -21,5 +27,8 @@ public struct ConfigView: Sendable {
     public var snapshotMetadata: SnapshotMetadata? { client.engine.activeMetadata }
 
     /// Explains a key in this state.
-    public func explain<Value>(_ key: ConfigKey<Value>) -> Explanation { client.explain(key, in: state) }
+    public func explain<Value>(_ key: ConfigKey<Value>) -> Explanation {
+        guard let context else { return client.explain(key, in: state) }
+        return client.explain(key, for: context, in: state)
+    }
 }

@@ -41,28 +41,45 @@ extension RemoteConfigClient: ResolvedConfiguration {
         return resolvedValues()
     }
 
-    /// Lookups into `state`, which they keep: every lookup through them sees that one state.
-    func resolvedValues(of state: ResolvedState) -> ResolvedValues {
+    /// The values reads see for `context`: each registered key resolved for it (see ``value(_:for:)``),
+    /// and any other name's raw value as the snapshots' rules serve it for `context`.
+    public func resolvedValues(for context: EvaluationContext) -> ResolvedValues {
+        resolvedValues(of: cell.load(), for: context)
+    }
+
+    /// Lookups into `state`, which they keep: every lookup through them sees that one state; with a
+    /// `context`, the targeting rules are evaluated for it instead of the state's own.
+    func resolvedValues(of state: ResolvedState, for context: EvaluationContext? = nil) -> ResolvedValues {
         let registry = self.registry
         return ResolvedValues(generation: state.generation) { name in
             guard let slot = registry.slot(named: name) else {
-                return state.sources.payloads[0]?.values[name].map { ResolvedValues.Entry(value: $0, isSecret: false) }
+                let raw = context.map { state.sources.rawValue(name, in: $0)?.value } ?? state.sources.payloads[0]?.values[name]
+                return raw.map { ResolvedValues.Entry(value: $0, isSecret: false) }
             }
-            return Self.entry(of: registry.keys[slot], slot: slot, name: name, in: state)
+            return Self.entry(of: registry.keys[slot], slot: slot, name: name, in: state, for: context)
         }
     }
 
-    /// The registered key's value in `state`, unless it is the key's default.
+    /// The registered key's value in `state` (for `context` when given), unless it is the key's default.
     private static func entry<Key: ConfigKeyRepresentable>(
-        of key: Key, slot: Int, name: String, in state: ResolvedState
+        of key: Key, slot: Int, name: String, in state: ResolvedState, for context: EvaluationContext?
     ) -> ResolvedValues.Entry? {
-        if case .defaultValue = state.layers[slot] { return nil }
         let key = key.configKey
-        if let rendered = key.converter.configValue(of: state.values[slot]) {
+        let box: AnyObject
+        let candidate: OverrideValue.Content?
+        if let context, state.dependsOnContext(slot) {
+            let resolution = Resolver.resolve(key, slot: slot, in: state, for: context)
+            if case .defaultValue = resolution.layer { return nil }
+            (box, candidate) = (resolution.box, resolution.candidate)
+        } else {
+            if case .defaultValue = state.layers[slot] { return nil }
+            (box, candidate) = (state.values[slot], state.winningCandidate(at: slot, name: name))
+        }
+        if let rendered = key.converter.configValue(of: box) {
             return ResolvedValues.Entry(value: rendered, isSecret: key.isSecret)
         }
         // A type that cannot render (Decodable only) answers with its candidate as it arrived.
-        switch state.winningCandidate(at: slot, name: name) {
+        switch candidate {
         case .value(let raw): return ResolvedValues.Entry(value: raw, isSecret: key.isSecret)
         case .text(let text): return ResolvedValues.Entry(value: .string(text), isSecret: key.isSecret)
         case nil: return nil

@@ -23,15 +23,36 @@ public final class RemoteConfigClient: Sendable {
     let pushReceivers: [PushReceiver?]
     /// The events `build()` raised, which each `events()` stream starts with.
     let startupEvents: [ConfigEvent]
-    /// The client's background tasks (override observation, periodic refresh), and the names whose
-    /// unregistered reads were reported.
-    let bookkeeping = Locked((tasks: [Task<Void, Never>](), reported: Set<String>()))
+    /// Where reads that give no context find one (a server's request), if the builder was given a source.
+    let contextSource: (any EvaluationContextSource)?
+    /// Run around every evaluation, in the order added.
+    let hooks: [any EvaluationHook]
+    /// Reports rule-decided values' first reads, when the builder asked for it.
+    let exposures: ExposureRecorder?
+    /// Whether a read that gives no context is the plain fast read: no context source, no hooks, no exposures.
+    @usableFromInline let plainReads: Bool
+    /// Starts the background work (override observation, push, periodic refresh) and returns its tasks.
+    let backgroundWork: @Sendable (RemoteConfigClient) -> [Task<Void, Never>]
+    /// The client's background tasks, whether they were started and whether the client stopped, the
+    /// `run()` calls waiting for it to stop, and the names whose unregistered reads were reported.
+    let bookkeeping = Locked(
+        (
+            tasks: [Task<Void, Never>](), started: false, stopped: false, runners: [CheckedContinuation<Void, Never>](),
+            reported: Set<String>()
+        ))
 
     init(
         registry: KeyRegistry, activator: Activator, engines: [RefreshEngine],
         events: Broadcaster<ConfigEvent>, updates: Broadcaster<ConfigUpdate>, pushReceivers: [PushReceiver?] = [],
-        startupEvents: [ConfigEvent] = []
+        startupEvents: [ConfigEvent] = [], contextSource: (any EvaluationContextSource)? = nil,
+        hooks: [any EvaluationHook] = [], exposures: ExposureRecorder? = nil,
+        backgroundWork: @escaping @Sendable (RemoteConfigClient) -> [Task<Void, Never>] = { _ in [] }
     ) {
+        self.contextSource = contextSource
+        self.hooks = hooks
+        self.exposures = exposures
+        self.plainReads = contextSource == nil && hooks.isEmpty && exposures == nil
+        self.backgroundWork = backgroundWork
         self.startupEvents = startupEvents
         self.registry = registry
         self.cell = activator.cell
@@ -47,6 +68,7 @@ public final class RemoteConfigClient: Sendable {
 
     deinit {
         for task in bookkeeping.withLock({ $0.tasks }) { task.cancel() }
+        exposures?.finish()
         eventBroadcaster.finish()
         updateBroadcaster.finish()
     }
@@ -64,23 +86,43 @@ public final class RemoteConfigClient: Sendable {
     /// resolved value. Any other key, a key with a registered name but another type or definition
     /// included, is resolved on the spot through the same layers with its own default and rules, and a
     /// `ConfigEvent` says so once.
+    ///
+    /// With a context source (``RemoteConfigBuilder/contextSource(_:)``), a read inside a request
+    /// evaluates for the request's context, as ``value(_:for:)`` does.
     @inlinable @inline(__always)
     public subscript<Value>(key: ConfigKey<Value>) -> Value {
-        if let slot = registry.slot(for: key.fingerprint, type: ObjectIdentifier(Value.self)) {
+        if plainReads, let slot = registry.slot(for: key.fingerprint, type: ObjectIdentifier(Value.self)) {
             return cell.withCurrent { $0.value(at: slot, as: Value.self) }
         }
         return slowRead(key)
     }
 
-    /// A read the fast path could not serve: the key is not registered under this name, type and definition.
+    /// A read the fast path could not serve: the key is not registered under this name, type and
+    /// definition, or the client has a context source, hooks or exposures.
     @usableFromInline
-    func slowRead<Value>(_ key: ConfigKey<Value>) -> Value { value(key, in: cell.load()) }
+    func slowRead<Value>(_ key: ConfigKey<Value>) -> Value {
+        if let context = contextSource?.currentContext { return value(key, for: context) }
+        if !hooks.isEmpty || exposures != nil {
+            let state = cell.load()
+            return evaluated(key, for: state.context, in: state).value
+        }
+        if let slot = registry.slot(for: key.fingerprint, type: ObjectIdentifier(Value.self)) {
+            return cell.withCurrent { $0.value(at: slot, as: Value.self) }
+        }
+        return value(key, in: cell.load())
+    }
 
     /// The current value of a key; the same as the subscript.
     public func value<Value>(_ key: ConfigKey<Value>) -> Value { self[key] }
 
     /// A consistent view of the current state: several reads through it never see half of a refresh.
-    public func snapshot() -> ConfigView { ConfigView(client: self, state: cell.load()) }
+    /// With a context source, its reads evaluate for the context of the calling task's request.
+    public func snapshot() -> ConfigView { ConfigView(client: self, state: cell.load(), context: contextSource?.currentContext) }
+
+    /// A consistent view of the current state whose reads evaluate for `context`.
+    public func snapshot(for context: EvaluationContext) -> ConfigView {
+        ConfigView(client: self, state: cell.load(), context: context)
+    }
 
     /// The raw value of any name in the active snapshots (the first, in precedence order, that
     /// offers one: what its targeting rules serve in the current context, else its plain value),
@@ -95,6 +137,7 @@ public final class RemoteConfigClient: Sendable {
 
     /// A read of a key the registry does not hold under this name, type and definition: resolved alone,
     /// with its own default and rules.
+    /// (Reads for a context given with the call are in `RemoteConfigClient+ContextPerCall.swift`.)
     func unregisteredRead<Value>(_ key: ConfigKey<Value>, in state: ResolvedState) -> Value {
         noteUnregistered(key)
         return resolvedAlone(key, sources: state.sources)
@@ -108,7 +151,7 @@ public final class RemoteConfigClient: Sendable {
 
     /// Reports, once per name, a read of `key` that did not go through a registered key: its name is
     /// registered with another type or another definition, or not registered at all.
-    private func noteUnregistered<Value>(_ key: ConfigKey<Value>) {
+    func noteUnregistered<Value>(_ key: ConfigKey<Value>) {
         guard let slot = registry.slot(named: key.name) else { return noteUnregistered(key.name) }
         guard isFirstReport(of: key.name) else { return }
         let registered = KeyRegistry.descriptor(of: registry.keys[slot])
@@ -187,19 +230,31 @@ public final class RemoteConfigClient: Sendable {
         return results.isEmpty ? nil : try? RefreshResult.combining(results).get()
     }
 
-    /// Stops background refreshes and override observation, and finishes every stream.
+    /// Stops background refreshes, push and override observation, and finishes every stream; a
+    /// running ``run()`` returns.
     public func stop() async {
-        for task in bookkeeping.withLock({ $0.tasks }) { task.cancel() }
+        let (tasks, runners) = bookkeeping.withLock { book in
+            book.stopped = true
+            defer { book.runners = [] }
+            return (book.tasks, book.runners)
+        }
+        for task in tasks { task.cancel() }
         for engine in engines { engine.stop() }
         activator.stop()
+        exposures?.finish()
         eventBroadcaster.finish()
         updateBroadcaster.finish()
+        for runner in runners { runner.resume() }
     }
 
     // MARK: Provenance and inspection
 
     /// Where a key's value came from, what was rejected on the way, and how fresh the snapshot is.
-    public func explain<Value>(_ key: ConfigKey<Value>) -> Explanation { explain(key, in: cell.load()) }
+    /// With a context source, for the context of the calling task's request.
+    public func explain<Value>(_ key: ConfigKey<Value>) -> Explanation {
+        if let context = contextSource?.currentContext { return explain(key, for: context) }
+        return explain(key, in: cell.load())
+    }
 
     /// Explains a key by name (registered or not), as `rawValue(forKey:)` names it.
     public func explain(forKey name: String) -> Explanation {
@@ -231,7 +286,7 @@ public final class RemoteConfigClient: Sendable {
     }
 
     /// An explanation; the snapshot described is `provider`'s, else the builder's own fetcher's.
-    private func explanation(
+    func explanation(
         name: String, isRegistered: Bool, value: String, layer: ValueLayer, rejected: [Rejection], provider: Int?,
         targeting: TargetingDecision?, in state: ResolvedState
     ) -> Explanation {

@@ -26,11 +26,17 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
     /// What the key's targeting rules decided for the current context: the rule or rollout (id,
     /// bucket and range), the attributes read, the first rules that did not match. Nil for a key without rules.
     public var targeting: TargetingDecision? = nil
+    /// The context given with the call that the value was evaluated for; nil for the client's own context.
+    public var context: EvaluationContext? = nil
 
     /// A few lines for a person.
     public var description: String {
         var lines = ["\(key) = \(value)  [from \(layer)]"]
         if !isRegistered { lines.append("  (not a registered key: read as a raw value)") }
+        if let context {
+            let attributes = context.attributes.keys.sorted().map { "\($0)=\(context.attributes[$0]?.jsonText() ?? "")" }
+            lines.append("  for context targetingKey=\(context.targetingKey ?? "nil") \(attributes.joined(separator: " "))")
+        }
         if let snapshot, let snapshotAge, let freshness {
             lines.append(
                 "  snapshot from \(snapshot.source)\(provider.map { " (provider \($0))" } ?? ""), age \(Int(snapshotAge)) s, \(freshness), etag \(snapshot.validators.etag ?? "none")"

@@ -25,6 +25,14 @@ struct ClientSettings: Sendable {
     var verifier: (any PayloadVerifier)? = nil
     /// The evaluation context the first state is resolved for.
     var context = EvaluationContext.empty
+    /// Set by `contextSource(_:)`: the context that reads giving none evaluate for, when it has one.
+    var contextSource: (any EvaluationContextSource)? = nil
+    /// When the background work starts.
+    var backgroundWorkStart = BackgroundWorkStart.atBuild
+    /// Run around every evaluation, in the order added.
+    var hooks: [any EvaluationHook] = []
+    /// Whether the client reports a rule-decided value's first read per targeting key.
+    var reportsExposures = false
 
     /// The freshness policy for `metadata`: the server's TTL hint replaces the policy's TTL when honoured.
     func freshness(for metadata: SnapshotMetadata) -> FreshnessPolicy {

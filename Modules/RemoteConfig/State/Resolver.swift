@@ -105,13 +105,24 @@ struct Resolver {
         _ key: Key, slot: Int?, sources: ValueSources, previous: ResolvedState?, stored: StoredLastGood? = nil
     ) -> KeyResolution {
         let key = key.configKey
-        var resolution = resolve(key, slot: slot, sources: sources, previous: previous, stored: stored)
+        var resolution = resolve(key, slot: slot, sources: sources, context: sources.context, previous: previous, stored: stored)
         if let slot, let previous { resolution.changed = !same(key, previous, slot, as: resolution) }
         return resolution
     }
 
+    /// One key's value for `context`, given with a read, from `state`'s layers: the snapshots' rules are
+    /// evaluated for `context` instead of the state's own context, and nothing is stored. `slot` is the
+    /// key's registry slot (nil for a key read without being registered): its last good value is the
+    /// state's, and a candidate equal to the state's own keeps the state's converted value.
+    static func resolve<Value>(
+        _ key: ConfigKey<Value>, slot: Int?, in state: ResolvedState, for context: EvaluationContext
+    ) -> KeyResolution {
+        resolve(key, slot: slot, sources: state.sources, context: context, previous: slot == nil ? nil : state, stored: nil)
+    }
+
     private static func resolve<Value>(
-        _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, previous: ResolvedState?, stored: StoredLastGood?
+        _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, context: EvaluationContext, previous: ResolvedState?,
+        stored: StoredLastGood?
     ) -> KeyResolution {
         let name = key.name
         var rejected: [Rejection] = []
@@ -120,7 +131,8 @@ struct Resolver {
             guard let candidate = layer.snapshot.values[name] else { return nil }
             switch key.converter.accept(candidate.content, for: key, origin: candidate.origin) {
             case .success(let box):
-                let hidden = remote(key, slot: slot, sources: sources, previous: previous, stored: stored, rejected: &rejected)
+                let hidden = remote(
+                    key, slot: slot, sources: sources, context: context, previous: previous, stored: stored, rejected: &rejected)
                 return KeyResolution(
                     box: box, layer: position, candidate: candidate.content, hiddenRemote: hidden.value,
                     rejected: rejected, snapshotsHolding: hidden.holding)
@@ -132,7 +144,8 @@ struct Resolver {
         for (position, layer) in sources.overrides.enumerated() {
             if let won = local(layer, as: .override(position)) { return won }
         }
-        let fromSnapshots = remote(key, slot: slot, sources: sources, previous: previous, stored: stored, rejected: &rejected)
+        let fromSnapshots = remote(
+            key, slot: slot, sources: sources, context: context, previous: previous, stored: stored, rejected: &rejected)
         if let value = fromSnapshots.value {
             let isCurrent = fromSnapshots.isCurrent
             return KeyResolution(
@@ -160,8 +173,8 @@ struct Resolver {
     /// in precedence order, that passes; else, when some snapshot had a candidate or rejected the
     /// key's rules, the last good one: from `previous`, or at build from `stored`. `holding` counts those snapshots.
     private static func remote<Value>(
-        _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, previous: ResolvedState?, stored: StoredLastGood?,
-        rejected: inout [Rejection]
+        _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, context: EvaluationContext, previous: ResolvedState?,
+        stored: StoredLastGood?, rejected: inout [Rejection]
     ) -> (value: SnapshotValue?, isCurrent: Bool, holding: Int) {
         var accepted: SnapshotValue?
         var holding = 0
@@ -172,7 +185,7 @@ struct Resolver {
                 continue
             }
             let candidate = TargetedCandidate(
-                name: key.name, payload: payload, origin: sources.rejectionOrigin(of: provider), context: sources.context)
+                name: key.name, payload: payload, origin: sources.rejectionOrigin(of: provider), context: context)
             if candidate.raw != nil || candidate.isBlocked { holding += 1 }
             if !candidate.rejections.isEmpty { rejected += candidate.rejections }
             guard let raw = candidate.raw else { continue }
@@ -200,7 +213,10 @@ struct Resolver {
             guard let entry = stored.entry(key.name, provider: provider) else { continue }
             switch key.converter.accept(.value(entry.raw), for: key, origin: "last good value from \(entry.source)") {
             case .success(let box):
-                return (SnapshotValue(box: box, raw: entry.raw, source: entry.source, provider: provider, isKept: true), false, holding)
+                return (
+                    SnapshotValue(box: box, raw: entry.raw, source: entry.source, provider: provider, isKept: true), false,
+                    holding
+                )
             case .failure(let rejection):
                 rejected.append(rejection)
             }

@@ -37,16 +37,18 @@ struct ValueSources: Sendable {
     /// How a rejection names `provider`'s payload: `snapshot https://example.com/config.json`.
     func rejectionOrigin(of provider: Int) -> String { "snapshot \(origins[provider])" }
 
-    /// The candidate of the key `name` in `provider`'s payload under this context, if the provider has a payload.
-    func candidate(_ name: String, in provider: Int) -> TargetedCandidate? {
-        payloads[provider].map { TargetedCandidate(name: name, payload: $0, origin: rejectionOrigin(of: provider), context: context) }
+    /// The candidate of the key `name` in `provider`'s payload under this context (or `given`), if the provider has a payload.
+    func candidate(_ name: String, in provider: Int, for given: EvaluationContext? = nil) -> TargetedCandidate? {
+        payloads[provider].map {
+            TargetedCandidate(name: name, payload: $0, origin: rejectionOrigin(of: provider), context: given ?? context)
+        }
     }
 
     /// The raw value of `name` in the first payload, in precedence order, that offers one in this
-    /// context (what its rules decide, else its plain value), and that payload's provider.
-    func rawValue(_ name: String) -> (value: ConfigValue, provider: Int)? {
+    /// context, or `given` (what its rules decide, else its plain value), and that payload's provider.
+    func rawValue(_ name: String, in given: EvaluationContext? = nil) -> (value: ConfigValue, provider: Int)? {
         for provider in precedence {
-            if let value = candidate(name, in: provider)?.raw { return (value, provider) }
+            if let value = candidate(name, in: provider, for: given)?.raw { return (value, provider) }
         }
         return nil
     }
@@ -55,7 +57,9 @@ struct ValueSources: Sendable {
     /// (the one that supplied the value), else of the first payload, in precedence order, with rules
     /// for it; nil without rules. Rules are evaluated at activation for values only; this evaluates
     /// them again, with their provenance, when `explain` asks.
-    func decision(for name: String, from provider: Int?) -> TargetingDecision? {
+    /// `given` replaces this context, for a read that gives its own.
+    func decision(for name: String, from provider: Int?, in given: EvaluationContext? = nil) -> TargetingDecision? {
+        let context = given ?? context
         if let provider { return payloads[provider]?.rules[name]?.evaluate(in: context) }
         for provider in precedence {
             if let rules = payloads[provider]?.rules[name] { return rules.evaluate(in: context) }
