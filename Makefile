@@ -98,7 +98,7 @@ bench-check: bench-probe
 
 ## Documentation for every library module (one archive each, in .build-docs/plugins/Swift-DocC/outputs/).
 DOC_TARGETS := ConfigDomain ConfigPorts RemoteConfig RemoteConfigApp Targeting HTTPAdapter FileCacheAdapter EnvAdapter \
-	DefaultsAdapter FirebaseFormat TargetingFormat GrowthBookFormat UnleashFormat SSEAdapter EtcdAdapter SigningAdapter \
+	DefaultsAdapter FirebaseFormat TargetingFormat GrowthBookFormat UnleashFormat FlagdFormat SSEAdapter EtcdAdapter SigningAdapter \
 	ConfigurationAdapter LoggingAdapter MetricsAdapter ServiceContextAdapter ServiceLifecycleAdapter TestDoubles \
 	OFREPAdapter
 docs:
