@@ -119,7 +119,10 @@ extension RemoteConfigClient {
         case .override:
             details.reason = .staticValue
         case .snapshot(let provider):
-            if let payload = state.sources.payloads[provider] { details.take(payload.evaluate(key.name, in: context)) }
+            if let payload = state.sources.payloads[provider] {
+                details.take(payload.evaluate(key.name, in: context))
+                details.flagMetadata = payload.flagMetadata[key.name] ?? [:]
+            }
         case .lastGood:
             details.reason = .cached
         case .bundled:
@@ -159,7 +162,9 @@ extension EvaluationDetails {
         reason = evaluation.reason
         decision = evaluation.decision
         errorCode = evaluation.errorCode
-        if evaluation.errorCode != nil { errorMessage = evaluation.problems.first?.description }
+        if evaluation.errorCode != nil {
+            errorMessage = evaluation.decision?.errorMessage ?? evaluation.problems.first?.description
+        }
     }
 
     /// Why the key's own default was served: what the first payload that knows the key said of it,
@@ -182,6 +187,7 @@ extension EvaluationDetails {
             let evaluation = payload.evaluate(key, in: context)
             if evaluation.errorCode == .flagNotFound { continue }
             take(evaluation)
+            flagMetadata = payload.flagMetadata[key] ?? [:]
             if reason != .error && reason != .disabled { reason = .defaultValue }
             return
         }
