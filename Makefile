@@ -98,8 +98,9 @@ bench-check: bench-probe
 
 ## Documentation for every library module (one archive each, in .build-docs/plugins/Swift-DocC/outputs/).
 DOC_TARGETS := ConfigDomain ConfigPorts RemoteConfig RemoteConfigApp Targeting HTTPAdapter FileCacheAdapter EnvAdapter \
-	DefaultsAdapter FirebaseFormat TargetingFormat GrowthBookFormat UnleashFormat SSEAdapter EtcdAdapter SigningAdapter \
-	ConfigurationAdapter LoggingAdapter MetricsAdapter ServiceContextAdapter ServiceLifecycleAdapter TestDoubles
+	DefaultsAdapter FirebaseFormat TargetingFormat GrowthBookFormat UnleashFormat FlagdFormat SSEAdapter EtcdAdapter SigningAdapter \
+	ConfigurationAdapter LoggingAdapter MetricsAdapter ServiceContextAdapter ServiceLifecycleAdapter TestDoubles \
+	OFREPAdapter
 docs:
 	RC_DOCS=1 $(SWIFT) package --scratch-path .build-docs generate-documentation $(addprefix --target ,$(DOC_TARGETS))
 

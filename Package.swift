@@ -66,6 +66,8 @@ var package = Package(
         .library(name: "UnleashFormat", targets: ["UnleashFormat"]),
         .library(name: "TargetingFormat", targets: ["TargetingFormat"]),
         .library(name: "GrowthBookFormat", targets: ["GrowthBookFormat"]),
+        .library(name: "FlagdFormat", targets: ["FlagdFormat"]),
+        .library(name: "OFREPAdapter", targets: ["OFREPAdapter"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .library(name: "RemoteConfigApp", targets: ["RemoteConfigApp"]),
         .executable(name: "remote-config", targets: ["RemoteConfigCLI"]),
@@ -125,6 +127,13 @@ var package = Package(
             name: "GrowthBookFormat", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting"],
             path: "Modules/GrowthBookFormat",
             exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
+        // Remote evaluation: OpenFeature's OFREP, flags evaluated by a server for the client's context.
+        .target(
+            name: "OFREPAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/OFREPAdapter", exclude: ["README.md"],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "FlagdFormat", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting"], path: "Modules/FlagdFormat",
+            exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
         .target(
             name: "RemoteConfig",
             dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/RemoteConfig", swiftSettings: swiftSettings),
@@ -139,7 +148,7 @@ var package = Package(
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter",
                 "FirebaseFormat", "SigningAdapter", "EtcdAdapter", "Targeting", "TargetingFormat", "GrowthBookFormat",
-                "UnleashFormat",
+                "UnleashFormat", "FlagdFormat",
                 development("ArgumentParser", "swift-argument-parser"),
                 development("FlyingFox", "FlyingFox"),
             ],
@@ -230,6 +239,13 @@ var package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "OFREPAdapterTests",
+            dependencies: [
+                "ConfigDomain", "ConfigPorts", "OFREPAdapter", "RemoteConfig", "TestDoubles", "TestSupport",
+                development("FlyingFox", "FlyingFox"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "SigningAdapterTests",
             dependencies: ["ConfigDomain", "ConfigPorts", "SigningAdapter", "RemoteConfig", "TestDoubles"],
             swiftSettings: swiftSettings),
@@ -240,11 +256,14 @@ var package = Package(
         .testTarget(
             name: "GrowthBookFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting", "GrowthBookFormat"],
             resources: [.copy("Conformance")], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FlagdFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting", "FlagdFormat", "TestDoubles"],
+            resources: [.copy("Conformance")], swiftSettings: swiftSettings),
 
         // MARK: Differential tests: the vendor formats against the vendors' own engines (Python oracles, child processes)
         .testTarget(
             name: "VendorDifferentialTests",
-            dependencies: ["ConfigDomain", "ConfigPorts", "GrowthBookFormat", "UnleashFormat"],
+            dependencies: ["ConfigDomain", "ConfigPorts", "GrowthBookFormat", "UnleashFormat", "FlagdFormat"],
             path: "Integration/VendorDifferential", exclude: ["Oracles"], swiftSettings: swiftSettings),
 
         // MARK: Integration tests (real server, real file system, child processes)
@@ -253,6 +272,7 @@ var package = Package(
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "TestDoubles",
                 "FirebaseFormat", "TestSupport", "SSEAdapter", "SigningAdapter", "EtcdAdapter", "Targeting", "TargetingFormat",
+                "OFREPAdapter",
             ],
             path: "Integration/IntegrationTests", swiftSettings: swiftSettings),
 

@@ -87,6 +87,42 @@ struct CLITargetingTests {
         #expect(try await CLIProcess.run(["validate", file.path]).status == 0)
     }
 
+    @Test("flagd flag definitions evaluate (value, variant, reason) and validate, a typo in an operator included")
+    func flagd() async throws {
+        let scratch = try CLIScratch()
+        defer { scratch.remove() }
+        let file = try scratch.write(
+            "flags.json",
+            #"""
+            {"flags": {
+              "color": {"state": "ENABLED", "variants": {"red": "#f00", "blue": "#00f"}, "defaultVariant": "red",
+                        "targeting": {"if": [{"in": [{"var": "country"}, ["DE", "AT"]]}, "blue", null]}},
+              "off": {"state": "DISABLED", "variants": {"on": true}, "defaultVariant": "on"}
+            }}
+            """#)
+        let (outcome, json) = try await CLIProcess.runJSON(["eval", file.path, "--context", #"{"country":"DE"}"#, "--json"])
+        #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
+        let color = try #require(json["keys"]?.arrayValue?.first { $0["key"] == "color" })
+        #expect(color["value"] == "#00f")
+        #expect(color["variant"] == "blue")
+        #expect(color["reason"] == "TARGETING_MATCH")
+        let off = try #require(json["keys"]?.arrayValue?.first { $0["key"] == "off" })
+        #expect(off["reason"] == "DISABLED")
+        #expect(off["decidedBy"] == "flag disabled: the app's default")
+        let text = try await CLIProcess.run(["eval", file.path])
+        #expect(text.standardOutput.contains("(flagd)"))
+        #expect(
+            text.standardOutput.split(separator: "\n").contains { $0.hasPrefix("color ") && $0.contains("default variant red") })
+        #expect(try await CLIProcess.run(["validate", file.path]).status == 0)
+
+        let typo = try scratch.write(
+            "typo.json", #"{"flags": {"f": {"state": "ENABLED", "variants": {"a": 1}, "targeting": {"start_with": ["a", "b"]}}}}"#
+        )
+        let validate = try await CLIProcess.run(["validate", typo.path])
+        #expect(validate.status == 1)
+        #expect(validate.standardOutput.contains(#"unknown operator "start_with"; did you mean "starts_with"?"#))
+    }
+
     @Test("a context that is not a JSON object, and a plain config without a manifest, are input errors (exit 2)")
     func inputErrors() async throws {
         let badContext = try await CLIProcess.run(["eval", example, "--context", "[1]"])

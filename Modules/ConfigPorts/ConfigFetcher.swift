@@ -13,7 +13,23 @@ import Foundation
 /// - Honour task cancellation promptly by throwing ``FetchError/cancelled``.
 /// - Be safe to call from many tasks at once.
 /// - Never put secrets (tokens, secret header values) in error messages.
+///
+/// A fetcher whose server evaluates the flags for the client's context (OpenFeature's remote
+/// evaluation protocol, say) answers ``evaluatesContext`` with `true`: see there.
 public protocol ConfigFetcher: Sendable {
     /// Fetches the payload, conditionally on `request.validators`.
     func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult
+    /// Whether the payload this fetcher returns was evaluated remotely for ``FetchRequest/context``,
+    /// so that it holds for that context only. Default `false`.
+    ///
+    /// For such a fetcher the client fetches again, in the background, whenever its context changes,
+    /// and keeps each targeting key's payload in a cache slot of its own (named with a hash of the
+    /// key, never the key itself): a change of user serves that user's cached payload at once, if
+    /// there is one, and an offline launch with the same targeting key serves that user's values.
+    var evaluatesContext: Bool { get }
+}
+
+extension ConfigFetcher {
+    /// Payloads that hold for every context: `false`.
+    public var evaluatesContext: Bool { false }
 }

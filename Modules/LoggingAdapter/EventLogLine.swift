@@ -83,6 +83,18 @@ struct EventLogLine {
             return (.warning, "mistyped_key", ["config.key": .string(requested), "config.registered_key": .string(registered)])
         case .unregisteredKeyRead(let name):
             return (.debug, "unregistered_key_read", ["config.key": .string(name)])
+        case .exposure(let exposure):
+            var details: Logger.Metadata = [
+                "config.key": .string(exposure.key), "config.value": .string(exposure.value),
+                "config.reason": .string(exposure.reason.rawValue),
+            ]
+            if let variant = exposure.variant { details["config.variant"] = .string(variant) }
+            if let rule = exposure.ruleID { details["config.rule"] = .string(rule) }
+            return (.debug, "exposure", details)
+        case .tracked(let event):
+            var details: Logger.Metadata = ["config.tracked_event": .string(event.name)]
+            if let value = event.value { details["config.value"] = .string(String(value)) }
+            return (.debug, "tracked", details)
         case .keyTypeMismatch(let name, let registeredType, let readType):
             return (
                 .warning, "key_type_mismatch",

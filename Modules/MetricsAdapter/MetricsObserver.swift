@@ -66,6 +66,8 @@ public struct MetricsObserver: ConfigObserver {
         case .unregisteredKeyRead: count("key_misuses_total", [("kind", "unregistered")])
         case .keyTypeMismatch: count("key_misuses_total", [("kind", "type_mismatch")])
         case .keyDefinitionMismatch: count("key_misuses_total", [("kind", "definition_mismatch")])
+        case .exposure(let exposure): count("exposures_total", [("key", exposure.key), ("reason", exposure.reason.rawValue)])
+        case .tracked(let event): count("tracked_events_total", [("event", event.name)])
         case .refreshStarted: break  // every refresh ends in one of the outcomes counted above
         }
     }

@@ -83,7 +83,8 @@ struct DependencyRuleTests {
     static let knownAdapters: Set<String> = [
         "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat", "SSEAdapter", "SigningAdapter", "EtcdAdapter",
         "ConfigurationAdapter", "LoggingAdapter", "MetricsAdapter", "DefaultsAdapter",
-        "TargetingFormat", "GrowthBookFormat", "UnleashFormat", "ServiceContextAdapter", "ServiceLifecycleAdapter",
+        "TargetingFormat", "GrowthBookFormat", "UnleashFormat", "FlagdFormat", "ServiceContextAdapter", "ServiceLifecycleAdapter",
+        "OFREPAdapter",
     ]
 
     /// THE third-party edges: adapter -> [imported product module: its package]. Nothing else may

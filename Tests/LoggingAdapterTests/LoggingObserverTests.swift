@@ -112,11 +112,25 @@ struct LoggingObserverTests {
                 "config.registered_rules": ["range(0...10)"], "config.read_rules": [],
             ]
         ),
+        (
+            .exposure(
+                Exposure(key: "new_checkout", variant: "on", value: "true", reason: .split, ruleID: "exp", targetingKey: "u1")),
+            .debug, "exposure",
+            [
+                "config.key": "new_checkout", "config.value": "true", "config.reason": "SPLIT", "config.variant": "on",
+                "config.rule": "exp",
+            ]
+        ),
+        (
+            .tracked(TrackedEvent(name: "purchase", value: 9.5, context: EvaluationContext(targetingKey: "u1"))), .debug,
+            "tracked",
+            ["config.tracked_event": "purchase", "config.value": "9.5"]
+        ),
     ]
 
     /// The number of `ConfigEvent` cases, and each case's position: this switch stops compiling when a case is added,
     /// so a new event cannot go untested here.
-    static let caseCount = 18
+    static let caseCount = 20
     static func caseIndex(_ event: ConfigEvent) -> Int {
         switch event {
         case .cacheLoaded: 0
@@ -137,6 +151,8 @@ struct LoggingObserverTests {
         case .unregisteredKeyRead: 15
         case .keyTypeMismatch: 16
         case .keyDefinitionMismatch: 17
+        case .exposure: 18
+        case .tracked: 19
         }
     }
 

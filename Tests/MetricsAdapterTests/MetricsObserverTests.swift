@@ -115,6 +115,10 @@ struct MetricsObserverTests {
             .keyDefinitionMismatch(
                 name: "ratio", registered: KeyDescriptor(name: "ratio", typeName: "Double", defaultValue: 0.5),
                 read: KeyDescriptor(name: "ratio", typeName: "Double", defaultValue: 1.0)),
+            .exposure(
+                Exposure(
+                    key: "new_checkout", variant: nil, value: "true", reason: .targetingMatch, ruleID: "de", targetingKey: "u1")),
+            .tracked(TrackedEvent(name: "purchase", context: .empty)),
             .refreshStarted,
         ] {
             observer.receive(event)
@@ -126,7 +130,10 @@ struct MetricsObserverTests {
         for kind in ["mistyped", "unregistered", "type_mismatch", "definition_mismatch"] {
             #expect(Self.total(metrics, "remote_config_key_misuses_total", [("kind", kind)]) == 1, "\(kind)")
         }
-        #expect(metrics.counters.count == 9, "a refresh start alone records nothing: \(metrics.counters.map(\.label))")
+        #expect(
+            Self.total(metrics, "remote_config_exposures_total", [("key", "new_checkout"), ("reason", "TARGETING_MATCH")]) == 1)
+        #expect(Self.total(metrics, "remote_config_tracked_events_total", [("event", "purchase")]) == 1)
+        #expect(metrics.counters.count == 11, "a refresh start alone records nothing: \(metrics.counters.map(\.label))")
     }
 
     @Test("the label prefix is the caller's; durations out of range are recorded as zero or the largest")

@@ -28,6 +28,20 @@ func registerServerBenchmarks() {
         try await ServerFixture.make()
     }
 
+    // The same plain read as `read.warm.Bool.targetedKey`, from a client that reports exposures: every read then
+    // evaluates with its details and checks the exposure set. A client without exposures keeps the plain read.
+    Benchmark(
+        "read.warm.Bool.targetedKey.reportingExposures",
+        configuration: Suite.configuration(scaling: .kilo, maxDuration: .seconds(2), maxIterations: 1_000)
+    ) { benchmark, fixture in
+        let client = fixture.client
+        Suite.measuringCPU(benchmark) {
+            for _ in benchmark.scaledIterations { blackHole(client[ServerWorkload.checkout]) }
+        }
+    } setup: {
+        try await ServerFixture.make(reportingExposures: true)
+    }
+
     let total = 1_000_000
     let evaluationsPerSecond = BenchmarkMetric.custom("evaluations/s (K)", polarity: .prefersLarger, useScalingFactor: false)
     for threads in [1, 2] {
@@ -69,9 +83,11 @@ struct ServerFixture: Sendable {
     let client: RemoteConfigClient
     let contexts: [EvaluationContext]
 
-    static func make() async throws -> ServerFixture {
+    static func make(reportingExposures: Bool = false) async throws -> ServerFixture {
         let client = try RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: TargetingWorkload.json(count: 1_000)))
             .payloadFormat(TargetingJSONFormat())
+            .context(TargetingWorkload.contexts[0])
+            .reportingExposures(reportingExposures)
             .register(ServerWorkload.checkout, ServerWorkload.copy)
             .build()
         _ = try await client.refresh()

@@ -10,8 +10,8 @@ struct EvalCommand: AsyncParsableCommand {
         abstract: "Evaluate a config's targeting rules for one context: each key's value and the rule that decided it.",
         discussion: """
             The config may use the library's targeting dialect (values, targeting, groups), be a GrowthBook \
-            SDK payload (features, savedGroups), be an Unleash client features payload (a features array), or be plain JSON (every key is a plain value). The shape \
-            of the file decides.
+            SDK payload (features, savedGroups), be an Unleash client features payload (a features array), be flagd \
+            flag definitions (a flags object), or be plain JSON (every key is a plain value). The shape of the file decides.
 
             The context is a JSON object of attributes; its "targetingKey" (or else "id") member is also the \
             targeting key that rollouts bucket on.
@@ -23,7 +23,7 @@ struct EvalCommand: AsyncParsableCommand {
               remote-config eval config.json --context '{"id":"u1","country":"DE"}'
             """)
 
-    @Argument(help: "The config file: targeting dialect, GrowthBook SDK payload, Unleash client features, or plain JSON.")
+    @Argument(help: "The config file: targeting dialect, GrowthBook, Unleash or flagd payload, or plain JSON.")
     var config: String
 
     @Option(help: "The evaluation context: a JSON object of attributes, for example '{\"id\":\"u1\",\"country\":\"DE\"}'.")
@@ -83,8 +83,17 @@ struct KeyEvaluation {
     var reason: String {
         if let problem = problems.first { return problem.description }
         guard let decision = evaluation.decision else { return "plain value" }
-        var text =
-            decision.match.map { "\($0)" } ?? (evaluation.value == nil ? "no rule matched, no default: the app's default" : "default")
+        var text: String
+        if let error = decision.errorMessage {
+            text = "error: \(error)"
+        } else if evaluation.reason == .disabled {
+            text = "flag disabled: the app's default"
+        } else {
+            text =
+                decision.match.map { "\($0)" }
+                ?? decision.defaultVariant.map { "default variant \($0)" }
+                ?? (evaluation.value == nil ? "no rule matched, no default: the app's default" : "default")
+        }
         if !decision.attributesRead.isEmpty { text += "; read \(decision.attributesRead.joined(separator: ", "))" }
         if !decision.unmatched.isEmpty {
             text += "; not matched: " + decision.unmatched.map(\.description).joined(separator: ", ")

@@ -24,6 +24,13 @@ struct ServeCommand: AsyncParsableCommand {
             the current ETag at once, then each new one as the file changes (data: <ETag>, id: <n>), and a \
             heartbeat comment every 15 seconds. Point an SSEChangeSignalSource at it.
 
+            OFREP (OpenFeature Remote Evaluation Protocol): POST /ofrep/v1/evaluate/flags (or \
+            /<name>.json/ofrep/v1/evaluate/flags in a folder) evaluates every flag of the file for the posted \
+            {"context": {"targetingKey": …}}: a targeting file with its rules, any other file's members as STATIC \
+            flags. Each answer has an ETag (304 on If-None-Match); POST …/ofrep/v1/evaluate/flags/<key> evaluates \
+            one flag; GET …/ofrep/v1/events sends a refetchEvaluation event when the file changes. Point an \
+            OFREPFetcher at http://127.0.0.1:<port> (or …/<name>.json).
+
             Simulate trouble to see how your app copes:
               --delay 2                      answer every request 2 seconds late
               --status 503 --retry-after 30  answer 503 with Retry-After: 30
@@ -147,7 +154,12 @@ struct ServeCommand: AsyncParsableCommand {
                 console.line("No *.json file yet; add one and it is served at once.")
             }
             for url in urls { console.line("  " + console.styled(url, .cyan)) }
-            if !urls.isEmpty { console.line("Changes are pushed on http://127.0.0.1:\(server.port)/events") }
+            if !urls.isEmpty {
+                console.line("Changes are pushed on http://127.0.0.1:\(server.port)/events")
+                console.line(
+                    "OFREP: POST http://127.0.0.1:\(server.port)/ofrep/v1/evaluate/flags (OFREP_ENDPOINT=http://127.0.0.1:\(server.port))"
+                )
+            }
             if let summary = trouble.summary { console.line(console.styled(summary, .yellow)) }
             if let signer {
                 console.line(

@@ -12,17 +12,20 @@ final class DevConfigServer: Sendable {
     let library: DocumentLibrary
     /// Its `/events` streams.
     let events: EventStreamHub
+    /// Its OFREP change notifications (`…/ofrep/v1/events`).
+    let ofrepEvents: OFREPEventHub
     private let runTask: Task<Void, Never>
     private let pollTask: Task<Void, Never>
     private let heartbeatTask: Task<Void, Never>
 
     private init(
-        port: UInt16, library: DocumentLibrary, events: EventStreamHub, runTask: Task<Void, Never>, pollTask: Task<Void, Never>,
-        heartbeatTask: Task<Void, Never>
+        port: UInt16, library: DocumentLibrary, events: EventStreamHub, ofrepEvents: OFREPEventHub, runTask: Task<Void, Never>,
+        pollTask: Task<Void, Never>, heartbeatTask: Task<Void, Never>
     ) {
         self.port = port
         self.library = library
         self.events = events
+        self.ofrepEvents = ofrepEvents
         self.runTask = runTask
         self.pollTask = pollTask
         self.heartbeatTask = heartbeatTask
@@ -41,15 +44,20 @@ final class DevConfigServer: Sendable {
         onRequest: @escaping @Sendable (RequestRecord) -> Void
     ) async throws(CLIFailure) -> DevConfigServer {
         let events = EventStreamHub(library: library, heartbeatInterval: heartbeatInterval)
+        let ofrepEvents = OFREPEventHub(library: library)
         let onChange: @Sendable ([DocumentLibrary.Change]) -> Void = { changes in
             events.publish(changes)
+            ofrepEvents.publish(changes)
             reported(changes)
         }
         let initial = library.refresh()
         if !initial.isEmpty { onChange(initial) }
+        let sequence = FaultSequence(seed: trouble.seed)
         let responder = ConfigResponder(
-            library: library, trouble: trouble, sequence: FaultSequence(seed: trouble.seed), onChange: onChange,
+            library: library, trouble: trouble, sequence: sequence, onChange: onChange,
             onRequest: onRequest, signer: signer)
+        let ofrep = OFREPResponder(
+            library: library, trouble: trouble, sequence: sequence, events: ofrepEvents, onRequest: onRequest)
         let address: sockaddr_in
         do {
             address = try .inet(ip4: "127.0.0.1", port: port)
@@ -59,6 +67,11 @@ final class DevConfigServer: Sendable {
         let server = HTTPServer(
             address: address, timeout: 60, pool: NoDelaySocketPool(inner: HTTPServer.defaultPool()), logger: .disabled)
         await server.appendRoute("*") { request in
+            if let route = OFREPResponder.Route(path: request.path) {
+                let changes = library.refresh()
+                if !changes.isEmpty { onChange(changes) }
+                return await ofrep.respond(to: request, route: route)
+            }
             guard EventStreamHub.isEventsPath(request.path) else { return await responder.respond(to: request) }
             let (response, record) = events.respond(to: request)
             onRequest(record)
@@ -106,10 +119,12 @@ final class DevConfigServer: Sendable {
                 try? await Task.sleep(nanoseconds: UInt64(heartbeatInterval * 1_000_000_000))
                 if Task.isCancelled { return }
                 events.sendHeartbeat()
+                ofrepEvents.sendHeartbeat()
             }
         }
         return DevConfigServer(
-            port: boundPort, library: library, events: events, runTask: runTask, pollTask: pollTask, heartbeatTask: heartbeatTask)
+            port: boundPort, library: library, events: events, ofrepEvents: ofrepEvents, runTask: runTask, pollTask: pollTask,
+            heartbeatTask: heartbeatTask)
     }
 
     /// `http://127.0.0.1:<port><path>`.
@@ -125,6 +140,7 @@ final class DevConfigServer: Sendable {
         pollTask.cancel()
         heartbeatTask.cancel()
         events.finishAll()
+        ofrepEvents.finishAll()
         runTask.cancel()
         await runTask.value
         await pollTask.value

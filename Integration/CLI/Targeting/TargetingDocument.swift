@@ -1,5 +1,6 @@
 import ConfigDomain
 import ConfigPorts
+import FlagdFormat
 import Foundation
 import GrowthBookFormat
 import Targeting
@@ -16,12 +17,15 @@ struct TargetingDocument {
         case growthBook = "growthbook"
         /// `UnleashFormat`: an Unleash client features payload (`features` is an array).
         case unleash = "unleash"
+        /// `FlagdFormat`: flagd flag definitions (a `flags` object).
+        case flagd = "flagd"
 
         var format: any PayloadFormat {
             switch self {
             case .targeting: TargetingJSONFormat()
             case .growthBook: GrowthBookFormat()
             case .unleash: UnleashFormat()
+            case .flagd: FlagdFormat()
             }
         }
     }
@@ -30,12 +34,13 @@ struct TargetingDocument {
     let payload: DecodedPayload
 
     /// The dialect of `bytes`: Unleash when the top level has a `features` array, GrowthBook when it
-    /// has another `features`, ours when it has
+    /// has another `features`, flagd when it has a `flags` object, ours when it has
     /// `targeting` (or only `values` and `groups`), nil for anything else (plain JSON).
     static func dialect(of bytes: Data) -> Dialect? {
         guard case .object(let members)? = try? JSONParser().parse(bytes) else { return nil }
         if case .array? = members["features"] { return .unleash }
         if members["features"] != nil || members["encryptedFeatures"] != nil { return .growthBook }
+        if case .object? = members["flags"] { return .flagd }
         if members["targeting"] != nil { return .targeting }
         if !members.isEmpty, Set(members.keys).isSubset(of: ["values", "groups"]) { return .targeting }
         return nil

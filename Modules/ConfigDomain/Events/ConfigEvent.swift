@@ -40,6 +40,11 @@ public enum ConfigEvent: Sendable, Hashable, CustomStringConvertible {
     /// A read used a key whose name and type are registered, but with another default, rule set, secrecy or
     /// summary; the read key was resolved on its own, with its own default and rules. Reported once per name.
     case keyDefinitionMismatch(name: String, registered: KeyDescriptor, read: KeyDescriptor)
+    /// A value decided by a rule or rollout was read for the first time for a targeting key (only
+    /// from a client built with `reportingExposures()`).
+    case exposure(Exposure)
+    /// The app tracked an event with `RemoteConfigClient.track(_:value:attributes:)`.
+    case tracked(TrackedEvent)
 
     /// One line for a log.
     public var description: String {
@@ -67,6 +72,8 @@ public enum ConfigEvent: Sendable, Hashable, CustomStringConvertible {
         case .unregisteredKeyRead(let name): "read of unregistered key \"\(name)\""
         case .keyTypeMismatch(let name, let registered, let read):
             "read of \"\(name)\" as \(read), but it is registered as \(registered): register one type per name"
+        case .exposure(let exposure): "exposure: \(exposure)"
+        case .tracked(let event): "tracked \(event)"
         case .keyDefinitionMismatch(let name, let registered, let read):
             "the key \"\(name)\" read here (\(Self.definition(of: read, against: registered))) differs from the registered "
                 + "one (\(Self.definition(of: registered, against: read))); it is read with its own default and rules: "

@@ -29,13 +29,13 @@ public struct EvaluationContext: Sendable, Hashable {
 
     /// The value at a dot path (`country`, `address.city`), or nil when a step is missing or not an object.
     public func value(at path: String) -> ConfigValue? {
-        guard path.contains(".") else { return attribute(path) }
+        guard path.contains(".") else { return attribute(named: path) }
         return value(at: path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
     }
 
     /// The value at a path already split into its steps.
     public func value(at steps: [String]) -> ConfigValue? {
-        guard let first = steps.first, var current = attribute(first) else { return nil }
+        guard let first = steps.first, var current = attribute(named: first) else { return nil }
         for step in steps.dropFirst() {
             guard case .object(let members) = current, let next = members[step] else { return nil }
             current = next
@@ -43,8 +43,8 @@ public struct EvaluationContext: Sendable, Hashable {
         return current
     }
 
-    /// The top-level attribute `name`, falling back to the targeting key for ``targetingKeyAttribute``.
-    private func attribute(_ name: String) -> ConfigValue? {
+    /// The top-level attribute `name`, dots and all, falling back to the targeting key for ``targetingKeyAttribute``.
+    public func attribute(named name: String) -> ConfigValue? {
         if let value = attributes[name] { return value }
         if name == Self.targetingKeyAttribute, let targetingKey { return .string(targetingKey) }
         return nil

@@ -23,6 +23,9 @@ public struct RuleProblem: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownGroup(String)
         /// The rule can never decide: the rule with this id always matches before it (a warning).
         case unreachable(shadowedBy: String)
+        /// The server that evaluates the key (OpenFeature's remote evaluation protocol) could not:
+        /// its OpenFeature error code, such as `TARGETING_KEY_MISSING`, and its details, if any.
+        case remoteEvaluation(errorCode: String, details: String?)
     }
 
     /// The key whose rules have the problem.
@@ -65,6 +68,20 @@ public struct RuleProblem: Error, Sendable, Hashable, CustomStringConvertible {
             "the condition names the saved group \"\(group)\", which the payload does not define; add it or fix the name"
         case .unreachable(let earlier):
             "the rule can never decide: rule \"\(earlier)\" before it always matches; reorder or remove one"
+        case .remoteEvaluation(let code, let details):
+            "the server that evaluates the flag answered \(code)" + (details.map { " (\($0))" } ?? "") + "; "
+                + Self.advice(forRemoteError: code)
+        }
+    }
+
+    /// What to do about a remote evaluation's error code.
+    private static func advice(forRemoteError code: String) -> String {
+        switch code {
+        case "TARGETING_KEY_MISSING": "set a targeting key in the evaluation context (setContext)"
+        case "INVALID_CONTEXT": "check the evaluation context's attributes against what the flag's rules expect"
+        case "PARSE_ERROR": "fix the flag's definition on the server"
+        case "TYPE_MISMATCH": "check the flag's type on the server against the key's type in the app"
+        default: "check the flag on the server; the key falls back to its last good value or its default"
         }
     }
 

@@ -16,17 +16,39 @@ public struct TargetingDecision: Sendable, Hashable, CustomStringConvertible {
     public var unmatched: [UnmatchedRule]
     /// Problems met while evaluating (an attribute of the wrong type); each skipped its rule and is reported as a rejection.
     public var problems: [RuleProblem]
+    /// The reason the rules state for themselves, or nil to take it from ``match`` (a rule: `TARGETING_MATCH`,
+    /// a rollout: `SPLIT`, none: `DEFAULT`). A dialect whose flags can be off or fail says so here: `STATIC`,
+    /// `DISABLED`, or `ERROR` with ``errorCode``; `DISABLED` and `ERROR` serve no value.
+    public var reason: Evaluation.Reason?
+    /// Why the rules could not decide, with ``reason`` `ERROR`.
+    public var errorCode: Evaluation.ErrorCode?
+    /// What went wrong, in words, with ``reason`` `ERROR`.
+    public var errorMessage: String?
+    /// The name of the variant served when no rule decided: the payload's default variant, when the dialect names one.
+    public var defaultVariant: String?
 
     /// Creates a decision.
     public init(
         value: ConfigValue?, match: TargetingMatch? = nil, attributesRead: [String] = [], unmatched: [UnmatchedRule] = [],
-        problems: [RuleProblem] = []
+        problems: [RuleProblem] = [], reason: Evaluation.Reason? = nil, errorCode: Evaluation.ErrorCode? = nil,
+        errorMessage: String? = nil, defaultVariant: String? = nil
     ) {
         self.value = value
         self.match = match
         self.attributesRead = attributesRead
         self.unmatched = unmatched
         self.problems = problems
+        self.reason = reason
+        self.errorCode = errorCode
+        self.errorMessage = errorMessage
+        self.defaultVariant = defaultVariant
+    }
+
+    /// A decision that serves nothing because the rules failed: reason `ERROR` with `code` and `message`.
+    public static func failure(_ code: Evaluation.ErrorCode, _ message: String, attributesRead: [String] = [])
+        -> TargetingDecision
+    {
+        TargetingDecision(value: nil, attributesRead: attributesRead, reason: .error, errorCode: code, errorMessage: message)
     }
 
     /// A decision in which no rule served a value.
@@ -38,7 +60,18 @@ public struct TargetingDecision: Sendable, Hashable, CustomStringConvertible {
 
     /// `rule "beta-de" (bucket id 0.2371 in [0, 0.3)); read country, id; not matched: "vip" (condition failed)`.
     public var description: String {
-        var text = match.map { "\($0)" } ?? "no rule matched"
+        var text: String
+        if let errorMessage {
+            text = "error: " + errorMessage
+        } else if reason == .disabled {
+            text = "flag disabled"
+        } else if let match {
+            text = "\(match)"
+        } else if let defaultVariant {
+            text = "default variant \(defaultVariant)"
+        } else {
+            text = "no rule matched"
+        }
         if !attributesRead.isEmpty { text += "; read " + attributesRead.joined(separator: ", ") }
         if !unmatched.isEmpty { text += "; not matched: " + unmatched.map(\.description).joined(separator: ", ") }
         return text

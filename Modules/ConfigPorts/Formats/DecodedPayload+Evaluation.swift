@@ -17,7 +17,9 @@ extension DecodedPayload {
     /// ```
     ///
     /// A key whose rules were rejected answers ``Evaluation/Reason/error`` with `PARSE_ERROR` and its
-    /// problems; a key the payload lacks answers `FLAG_NOT_FOUND`. A client serves the same values
+    /// problems; a key the payload lacks answers `FLAG_NOT_FOUND`. Rules that state their own reason
+    /// (``TargetingDecision/reason``) answer it: `DISABLED` and `ERROR` (with the decision's error
+    /// code) serve no value, so the app's default applies. A client serves the same values
     /// for its own context (before overrides and each key's conversion and rules).
     public func evaluate(_ key: String, in context: EvaluationContext = .empty) -> Evaluation {
         if let problems = ruleProblems[key], !problems.isEmpty {
@@ -30,6 +32,15 @@ extension DecodedPayload {
             return Evaluation(key: key, value: value, reason: .staticValue)
         }
         let decision = rules.evaluate(in: context)
+        if let stated = decision.reason {
+            // Rules that state their own reason: DISABLED and ERROR serve nothing, whatever the payload's default.
+            let servesNothing = stated == .disabled || stated == .error
+            return Evaluation(
+                key: key, value: servesNothing ? nil : decision.value ?? values[key],
+                variant: servesNothing ? nil : decision.match?.variant ?? decision.defaultVariant, reason: stated,
+                errorCode: stated == .error ? decision.errorCode ?? .general : nil, decision: decision,
+                problems: decision.problems)
+        }
         let reason: Evaluation.Reason =
             switch decision.match?.kind {
             case .rule?: .targetingMatch
@@ -37,7 +48,7 @@ extension DecodedPayload {
             case nil: .defaultValue
             }
         return Evaluation(
-            key: key, value: decision.value ?? values[key], variant: decision.match?.variant, reason: reason,
-            decision: decision, problems: decision.problems)
+            key: key, value: decision.value ?? values[key], variant: decision.match?.variant ?? decision.defaultVariant,
+            reason: reason, decision: decision, problems: decision.problems)
     }
 }

@@ -16,13 +16,17 @@ public final class DecodedPayload: Sendable {
     public let rules: [String: any TargetingRules]
     /// Problems that rejected a key's rules, by key.
     public let ruleProblems: [String: [RuleProblem]]
+    /// Metadata the payload states for each key (flagd's flag metadata, over its flag set's), by key; empty when the dialect has none.
+    public let flagMetadata: [String: [String: ConfigValue]]
 
     /// Creates a decoded payload.
     public init(
-        values: [String: ConfigValue], rules: [String: any TargetingRules] = [:], ruleProblems: [String: [RuleProblem]] = [:]
+        values: [String: ConfigValue], rules: [String: any TargetingRules] = [:], ruleProblems: [String: [RuleProblem]] = [:],
+        flagMetadata: [String: [String: ConfigValue]] = [:]
     ) {
         self.values = values
         self.rules = rules
         self.ruleProblems = ruleProblems
+        self.flagMetadata = flagMetadata
     }
 }

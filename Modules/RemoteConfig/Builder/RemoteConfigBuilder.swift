@@ -154,6 +154,21 @@ public struct RemoteConfigBuilder: Sendable {
         with { $0.settings.contextSource = source }
     }
 
+    /// Adds a hook that runs around every evaluation: reads, `value(_:for:)` and `details` (see
+    /// `EvaluationHook` for the order). A client with hooks evaluates each read with its details,
+    /// which costs about a targeted evaluation per read; one without pays nothing.
+    public func hook(_ hook: any EvaluationHook) -> Self {
+        with { $0.settings.hooks.append(hook) }
+    }
+
+    /// Reports each value decided by a rule, rollout or experiment the first time it is read for a
+    /// targeting key, as `ConfigEvent/exposure(_:)`, once per key, variant and targeting key,
+    /// delivered to the observers and `events()` from a task of the client's own. Reads then
+    /// evaluate with their details (about a targeted evaluation each); without it they pay nothing.
+    public func reportingExposures(_ reports: Bool = true) -> Self {
+        with { $0.settings.reportsExposures = reports }
+    }
+
     /// Sets when the background work starts: the periodic refresh, the push subscriptions and the
     /// override observation. `.atBuild` (the default) starts it in `build()`; `.whenRun` waits for
     /// `RemoteConfigClient/run()`, which a service runner calls (`ServiceLifecycleAdapter`).
@@ -231,6 +246,7 @@ public struct RemoteConfigBuilder: Sendable {
         let client = RemoteConfigClient(
             registry: registry, activator: activator, engines: engines, events: events, updates: updates,
             pushReceivers: receivers, startupEvents: startup.events, contextSource: settings.contextSource,
+            hooks: settings.hooks, exposures: settings.reportsExposures ? ExposureRecorder(sink: sink) : nil,
             backgroundWork: { client in
                 Self.backgroundTasks(of: client, settings: settings, descriptors: descriptors, pushTargets: pushTargets)
             })
@@ -286,9 +302,11 @@ public struct RemoteConfigBuilder: Sendable {
 
     /// The provider's cached payload, decoded (promoting a pending one first under next-launch
     /// activation), with its metadata and the cache's answer in `status`, reported to `sink`.
+    ///
+    /// A provider whose payloads are evaluated remotely reads the slot of the first context's targeting key.
     private func loadCache(of settings: ClientSettings, into status: inout EngineStatus, sink: EventSink) -> DecodedPayload? {
         guard let cache = settings.cache else { return nil }
-        let name = settings.configurationName
+        let name = ContextSlot.cacheName(of: settings)
         status.cache = .empty
         if settings.activation == .nextLaunch { promotePending(of: settings, in: cache, sink: sink) }
         switch cache.load(name, slot: .active) {
@@ -332,7 +350,7 @@ public struct RemoteConfigBuilder: Sendable {
     /// Makes the pending snapshot active, once the verifier (if any) accepts it in place of the active
     /// one; a refused pending snapshot is discarded and reported, and the active one stays.
     private func promotePending(of settings: ClientSettings, in cache: any SnapshotCache, sink: EventSink) {
-        let name = settings.configurationName
+        let name = ContextSlot.cacheName(of: settings)
         if settings.verifier != nil {
             switch cache.load(name, slot: .pending) {
             case .miss:
@@ -389,7 +407,7 @@ public struct RemoteConfigBuilder: Sendable {
     /// when payloads are verified: the record is the client's own file, which no signature covers.
     private func lastGoodReader(of settings: ClientSettings, sink: EventSink) -> (@Sendable () -> LastGoodValues?)? {
         guard let cache = settings.cache, settings.verifier == nil else { return nil }
-        let name = settings.configurationName
+        let name = ContextSlot.cacheName(of: settings)
         return {
             switch cache.load(name, slot: .lastGood) {
             case .hit(let cached):

@@ -25,8 +25,12 @@ public final class RemoteConfigClient: Sendable {
     let startupEvents: [ConfigEvent]
     /// Where reads that give no context find one (a server's request), if the builder was given a source.
     let contextSource: (any EvaluationContextSource)?
-    /// Whether a read that gives no context always serves the client's own context: no context source.
-    @usableFromInline let readsOwnContext: Bool
+    /// Run around every evaluation, in the order added.
+    let hooks: [any EvaluationHook]
+    /// Reports rule-decided values' first reads, when the builder asked for it.
+    let exposures: ExposureRecorder?
+    /// Whether a read that gives no context is the plain fast read: no context source, no hooks, no exposures.
+    @usableFromInline let plainReads: Bool
     /// Starts the background work (override observation, push, periodic refresh) and returns its tasks.
     let backgroundWork: @Sendable (RemoteConfigClient) -> [Task<Void, Never>]
     /// The client's background tasks, whether they were started and whether the client stopped, the
@@ -41,10 +45,13 @@ public final class RemoteConfigClient: Sendable {
         registry: KeyRegistry, activator: Activator, engines: [RefreshEngine],
         events: Broadcaster<ConfigEvent>, updates: Broadcaster<ConfigUpdate>, pushReceivers: [PushReceiver?] = [],
         startupEvents: [ConfigEvent] = [], contextSource: (any EvaluationContextSource)? = nil,
+        hooks: [any EvaluationHook] = [], exposures: ExposureRecorder? = nil,
         backgroundWork: @escaping @Sendable (RemoteConfigClient) -> [Task<Void, Never>] = { _ in [] }
     ) {
         self.contextSource = contextSource
-        self.readsOwnContext = contextSource == nil
+        self.hooks = hooks
+        self.exposures = exposures
+        self.plainReads = contextSource == nil && hooks.isEmpty && exposures == nil
         self.backgroundWork = backgroundWork
         self.startupEvents = startupEvents
         self.registry = registry
@@ -61,6 +68,7 @@ public final class RemoteConfigClient: Sendable {
 
     deinit {
         for task in bookkeeping.withLock({ $0.tasks }) { task.cancel() }
+        exposures?.finish()
         eventBroadcaster.finish()
         updateBroadcaster.finish()
     }
@@ -83,17 +91,21 @@ public final class RemoteConfigClient: Sendable {
     /// evaluates for the request's context, as ``value(_:for:)`` does.
     @inlinable @inline(__always)
     public subscript<Value>(key: ConfigKey<Value>) -> Value {
-        if readsOwnContext, let slot = registry.slot(for: key.fingerprint, type: ObjectIdentifier(Value.self)) {
+        if plainReads, let slot = registry.slot(for: key.fingerprint, type: ObjectIdentifier(Value.self)) {
             return cell.withCurrent { $0.value(at: slot, as: Value.self) }
         }
         return slowRead(key)
     }
 
     /// A read the fast path could not serve: the key is not registered under this name, type and
-    /// definition, or the client has a context source.
+    /// definition, or the client has a context source, hooks or exposures.
     @usableFromInline
     func slowRead<Value>(_ key: ConfigKey<Value>) -> Value {
         if let context = contextSource?.currentContext { return value(key, for: context) }
+        if !hooks.isEmpty || exposures != nil {
+            let state = cell.load()
+            return evaluated(key, for: state.context, in: state).value
+        }
         if let slot = registry.slot(for: key.fingerprint, type: ObjectIdentifier(Value.self)) {
             return cell.withCurrent { $0.value(at: slot, as: Value.self) }
         }
@@ -229,6 +241,7 @@ public final class RemoteConfigClient: Sendable {
         for task in tasks { task.cancel() }
         for engine in engines { engine.stop() }
         activator.stop()
+        exposures?.finish()
         eventBroadcaster.finish()
         updateBroadcaster.finish()
         for runner in runners { runner.resume() }

@@ -29,6 +29,10 @@ struct ClientSettings: Sendable {
     var contextSource: (any EvaluationContextSource)? = nil
     /// When the background work starts.
     var backgroundWorkStart = BackgroundWorkStart.atBuild
+    /// Run around every evaluation, in the order added.
+    var hooks: [any EvaluationHook] = []
+    /// Whether the client reports a rule-decided value's first read per targeting key.
+    var reportsExposures = false
 
     /// The freshness policy for `metadata`: the server's TTL hint replaces the policy's TTL when honoured.
     func freshness(for metadata: SnapshotMetadata) -> FreshnessPolicy {

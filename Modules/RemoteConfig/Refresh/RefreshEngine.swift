@@ -14,6 +14,13 @@ import Foundation
 /// await the same task, and the task clears itself when its work (fetch, activation, cache) is
 /// done, so a caller that arrives after that starts a new fetch. Activations go through the
 /// client's one ``Activator``, so those of several providers never interleave.
+///
+/// A provider whose fetcher's server evaluates the flags for the client's context
+/// (`ConfigFetcher.evaluatesContext`) holds the payload of one context at a time, in the cache slot
+/// of that context's targeting key (``ContextSlot``). A context change moves the engine to the new
+/// key's slot (``move(to:in:)``, under the activator's lock) and fetches again
+/// (``refetchForNewContext()``); a refresh that was under way for the old context is cancelled, and
+/// nothing it brings back is applied.
 final class RefreshEngine: Sendable {
     let settings: ClientSettings
     /// This engine's position among the client's providers (0 is the builder's own fetcher).
@@ -21,6 +28,8 @@ final class RefreshEngine: Sendable {
     let activator: Activator
     let cell: StateCell
     let sink: EventSink
+    /// Whether the fetcher's payloads hold for the context they were fetched for only.
+    let evaluatesContext: Bool
     private let state: Locked<EngineState>
 
     /// `recordedLastGood` is what the cache holds in its last-good slot, when the builder read it.
@@ -33,7 +42,8 @@ final class RefreshEngine: Sendable {
         self.activator = activator
         self.cell = activator.cell
         self.sink = activator.sink
-        var engineState = EngineState(status: status)
+        self.evaluatesContext = settings.fetcher.evaluatesContext
+        var engineState = EngineState(status: status, slot: ContextSlot.cacheName(of: settings))
         engineState.recordedLastGood = recordedLastGood
         state = Locked(engineState)
     }
@@ -164,13 +174,17 @@ final class RefreshEngine: Sendable {
     private func fetchAndApply(pushed: FetchedPayload?) async -> Result<RefreshResult, ConfigError> {
         emit(.refreshStarted)
         let started = settings.clock.now()
-        let held = state.withLock { s in
+        let (held, slot) = state.withLock { s in
             s.status.scheduler.lastAttempt = started
-            return s.held
+            return (s.held, s.slot)
         }
-        if let pushed { return await apply(pushed, held: held, now: settings.clock.now()) }
+        // Read after the slot: a context change in between makes the slot stale, so what this brings is not applied.
+        let context = cell.load().context
+        if let pushed { return await apply(pushed, held: held, now: settings.clock.now(), slot: slot) }
         var fetched: FetchResult
-        switch await fetch(validators: held?.validators ?? .none, since: started) {
+        let outcome = await fetch(validators: held?.validators ?? .none, context: context, since: started)
+        if !isCurrent(slot) { return await superseded() }
+        switch outcome {
         case .success(let result): fetched = result
         case .failure(let error): return fail(.fetch(error), retry: error.retry)
         }
@@ -185,25 +199,31 @@ final class RefreshEngine: Sendable {
                 return fail(.fetch(error), retry: .backoff)
             }
             let renewed = held.renewed(at: now, validators: validators)
-            guard await renew(renewed) == .cacheLostPayload,
-                case .success(let repair) = await fetch(validators: .none, since: settings.clock.now())
+            let renewal = await renew(renewed, slot: slot)
+            if renewal == .superseded { return await superseded() }
+            guard renewal == .cacheLostPayload,
+                case .success(let repair) = await fetch(validators: .none, context: context, since: settings.clock.now())
             else { return succeed(.unchanged, at: now) }
+            if !isCurrent(slot) { return await superseded() }
             fetched = repair
             if case .modified(let payload) = repair, ContentHash(of: payload.bytes) == held.contentHash {
                 await persistActive(
-                    CachedSnapshot(payload: payload.bytes, metadata: renewed.renewed(at: now, validators: payload.validators)))
+                    CachedSnapshot(payload: payload.bytes, metadata: renewed.renewed(at: now, validators: payload.validators)),
+                    as: slot.cacheName)
                 return succeed(.unchanged, at: now)
             }
         }
         guard case .modified(let payload) = fetched else { return succeed(.unchanged, at: now) }
-        return await apply(payload, held: held, now: now)
+        return await apply(payload, held: held, now: now, slot: slot)
     }
 
-    /// Asks the fetcher for the payload, sending `validators`, and reports what it answered.
-    private func fetch(validators: Validators, since started: Date) async -> Result<FetchResult, FetchError> {
+    /// Asks the fetcher for the payload, sending `validators` and the client's `context`, and reports what it answered.
+    private func fetch(validators: Validators, context: EvaluationContext, since started: Date) async -> Result<
+        FetchResult, FetchError
+    > {
         do throws(FetchError) {
             let fetched = try await settings.fetcher.fetch(
-                FetchRequest(validators: validators, configurationName: settings.configurationName))
+                FetchRequest(validators: validators, configurationName: settings.configurationName, context: context))
             emitFetched(fetched.outcome, since: started)
             return .success(fetched)
         } catch {
@@ -218,17 +238,24 @@ final class RefreshEngine: Sendable {
     }
 
     /// Decodes a fetched or pushed payload and activates it (or keeps it pending, by policy), then persists it.
-    private func apply(_ payload: FetchedPayload, held: SnapshotMetadata?, now: Date) async -> Result<RefreshResult, ConfigError> {
+    private func apply(
+        _ payload: FetchedPayload, held: SnapshotMetadata?, now: Date, slot: Slot
+    ) async -> Result<RefreshResult, ConfigError> {
         let hash = ContentHash(of: payload.bytes)
         let metadata = SnapshotMetadata(
             fetchedAt: now, validators: payload.validators, contentHash: hash, source: payload.source,
             ttlHint: payload.ttlHint, signature: payload.signature)
         if let held, held.contentHash == hash {
-            if await renew(held.renewed(at: now, validators: payload.validators)) == .cacheLostPayload {
+            switch await renew(held.renewed(at: now, validators: payload.validators), slot: slot) {
+            case .superseded:
+                return await superseded()
+            case .cacheLostPayload:
                 // With the held signature, which was verified for these very bytes.
                 var repaired = metadata
                 repaired.signature = held.signature
-                await persistActive(CachedSnapshot(payload: payload.bytes, metadata: repaired))
+                await persistActive(CachedSnapshot(payload: payload.bytes, metadata: repaired), as: slot.cacheName)
+            case .renewed:
+                break
             }
             return succeed(.unchanged, at: now)
         }
@@ -246,10 +273,12 @@ final class RefreshEngine: Sendable {
         }
         let cached = CachedSnapshot(payload: payload.bytes, metadata: metadata)
         if settings.activation == .immediate {
-            let output = activate(decoded, metadata: metadata, cause: .refresh)
+            guard let output = activate(decoded, metadata: metadata, cause: .refresh, slot: slot) else {
+                return await superseded()
+            }
             emit(.refreshed(changedKeys: output.changedKeys))
-            await recordLastGood(of: output.state)
-            await persistActive(cached)
+            await recordLastGood(of: output.state, as: slot.cacheName)
+            await persistActive(cached, as: slot.cacheName)
             if let refused = everyValueRejected(in: output) { return fail(.rejected(refused), retry: .backoff) }
             return succeed(.updated(changedKeys: output.changedKeys), at: now)
         }
@@ -258,19 +287,22 @@ final class RefreshEngine: Sendable {
         var storedInCache = false
         if settings.activation == .nextLaunch, let cache = settings.cache {
             // The next launch activates this payload: what it will keep as last good is what the preview kept.
-            await recordLastGood(of: preview.state)
+            await recordLastGood(of: preview.state, as: slot.cacheName)
             do throws(CacheError) {
-                try await cache.store(cached, as: settings.configurationName, slot: .pending)
+                try await cache.store(cached, as: slot.cacheName, slot: .pending)
                 storedInCache = true
             } catch {
                 cacheWriteFailed(error)
             }
         }
-        state.withLock { s in
+        let kept = state.withLock { s in
+            guard s.slot.epoch == slot.epoch else { return false }
             s.pending = PendingSnapshot(
                 payload: decoded, cached: cached, storedInCache: storedInCache, preview: preview, previewedOn: previewedOn)
             s.status.pendingActivation = true
+            return true
         }
+        if !kept { return await superseded() }
         emit(.pendingStored(changedKeys: preview.changedKeys))
         if let refused = everyValueRejected(in: preview) { return fail(.rejected(refused), retry: .backoff) }
         return succeed(.pendingActivation(changedKeys: preview.changedKeys), at: now)
@@ -336,10 +368,21 @@ final class RefreshEngine: Sendable {
 
     /// Makes `payload`, described by `metadata`, this provider's active payload through the client's
     /// ``Activator``; returns what changed.
-    @discardableResult
-    private func activate(_ payload: DecodedPayload, metadata: SnapshotMetadata, cause: ConfigUpdate.Cause) -> Resolver.Output {
-        state.withLock { $0.status.active = metadata }
-        let output = activator.activate(cause: cause) { $0.activate(payload, from: metadata.source, as: provider) }
+    /// nil when the client's context moved to another slot since `slot` was taken: nothing is activated.
+    private func activate(
+        _ payload: DecodedPayload, metadata: SnapshotMetadata, cause: ConfigUpdate.Cause, slot: Slot
+    ) -> Resolver.Output? {
+        let current = state.withLock { s in
+            guard s.slot.epoch == slot.epoch else { return false }
+            s.status.active = metadata
+            return true
+        }
+        guard current else { return nil }
+        let output = activator.activate(cause: cause) { sources in
+            // Under the activator's lock, which a context change holds while it moves the slot.
+            guard isCurrent(slot) else { return }
+            sources.activate(payload, from: metadata.source, as: provider)
+        }
         if cause == .refresh { reportMistypedKeys(of: payload, unread: output.unreadSnapshotKeys) }
         return output
     }
@@ -347,23 +390,23 @@ final class RefreshEngine: Sendable {
     /// Applies the payload waiting for activation, if there is one: the state its preview resolved,
     /// unless another activation came in between.
     func activatePending() async -> RefreshResult? {
-        let waiting = state.withLock { s in
+        let (waiting, cacheName) = state.withLock { s in
             defer { s.pending = nil; s.status.pendingActivation = false }
             if let pending = s.pending { s.status.active = pending.cached.metadata }
-            return s.pending
+            return (s.pending, s.slot.cacheName)
         }
         guard let waiting else { return nil }
         let metadata = waiting.cached.metadata
         let output = activator.activate(waiting.preview, resolvedOn: waiting.previewedOn, cause: .activation) {
             $0.activate(waiting.payload, from: metadata.source, as: provider)
         }
-        await recordLastGood(of: output.state)
+        await recordLastGood(of: output.state, as: cacheName)
         if let cache = settings.cache {
             do throws(CacheError) {
                 if waiting.storedInCache {
-                    _ = try cache.promotePending(settings.configurationName)
+                    _ = try cache.promotePending(cacheName)
                 } else {
-                    try await cache.store(waiting.cached, as: settings.configurationName, slot: .active)
+                    try await cache.store(waiting.cached, as: cacheName, slot: .active)
                 }
                 state.withLock { $0.status.cache = .inSync }
             } catch {
@@ -373,12 +416,14 @@ final class RefreshEngine: Sendable {
         return .updated(changedKeys: output.changedKeys)
     }
 
-    private enum Renewal { case renewed, cacheLostPayload }
+    private enum Renewal { case renewed, cacheLostPayload, superseded }
 
-    /// Renews the held payload's metadata (a 304, or the same bytes again), in memory and in the cache;
-    /// nothing is resolved again.
-    private func renew(_ metadata: SnapshotMetadata) async -> Renewal {
-        let renewedPending = state.withLock { s in
+    /// Renews the held payload's metadata (a 304, or the same bytes again), in memory and in the cache
+    /// slot `slot` names; nothing is resolved again. Nothing is renewed when the context moved to
+    /// another slot since `slot` was taken.
+    private func renew(_ metadata: SnapshotMetadata, slot: Slot) async -> Renewal {
+        let renewedPending = state.withLock { s -> Bool? in
+            guard s.slot.epoch == slot.epoch else { return nil }
             if s.pending != nil {
                 s.pending?.cached.metadata = metadata
                 return true
@@ -386,9 +431,10 @@ final class RefreshEngine: Sendable {
             s.status.active = metadata
             return false
         }
+        guard let renewedPending else { return .superseded }
         guard !renewedPending, let cache = settings.cache else { return .renewed }
         do throws(CacheError) {
-            try await cache.renew(metadata, for: settings.configurationName)
+            try await cache.renew(metadata, for: slot.cacheName)
             state.withLock { $0.status.cache = .inSync }
             return .renewed
         } catch {
@@ -399,27 +445,28 @@ final class RefreshEngine: Sendable {
 
     /// Stores the last good values this provider supplies in `state` (see ``LastGoodValues``) when they
     /// differ from what the cache holds, before the payload that made them is stored.
-    private func recordLastGood(of resolved: ResolvedState) async {
+    private func recordLastGood(of resolved: ResolvedState, as cacheName: String) async {
         guard let cache = settings.cache, settings.verifier == nil else { return }
         let values = LastGoodValues(of: provider, in: resolved, names: activator.resolver.registry.names)
-        let recorded = state.withLock { $0.recordedLastGood }
+        let recorded = state.withLock { $0.slot.cacheName == cacheName ? $0.recordedLastGood : nil }
         if values == recorded { return }
-        if recorded == nil, values.entries.isEmpty, cache.load(settings.configurationName, slot: .lastGood).snapshot == nil {
-            state.withLock { $0.recordedLastGood = values }  // Nothing to keep, and no record to replace.
+        if recorded == nil, values.entries.isEmpty, cache.load(cacheName, slot: .lastGood).snapshot == nil {
+            // Nothing to keep, and no record to replace.
+            state.withLock { if $0.slot.cacheName == cacheName { $0.recordedLastGood = values } }
             return
         }
         do throws(CacheError) {
-            try await cache.store(values.cached(at: settings.clock.now()), as: settings.configurationName, slot: .lastGood)
-            state.withLock { $0.recordedLastGood = values }
+            try await cache.store(values.cached(at: settings.clock.now()), as: cacheName, slot: .lastGood)
+            state.withLock { if $0.slot.cacheName == cacheName { $0.recordedLastGood = values } }
         } catch {
             cacheWriteFailed(error)
         }
     }
 
-    private func persistActive(_ snapshot: CachedSnapshot) async {
+    private func persistActive(_ snapshot: CachedSnapshot, as cacheName: String) async {
         guard let cache = settings.cache else { return }
         do throws(CacheError) {
-            try await cache.store(snapshot, as: settings.configurationName, slot: .active)
+            try await cache.store(snapshot, as: cacheName, slot: .active)
             state.withLock { $0.status.cache = .inSync }
         } catch {
             cacheWriteFailed(error)
@@ -441,6 +488,70 @@ final class RefreshEngine: Sendable {
         }
         let new = state.withLock { s in mistyped.filter { s.reportedMistypedKeys.insert($0.name).inserted } }
         for key in new { emit(.mistypedKey(requested: key.name, registered: key.intended)) }
+    }
+
+    // MARK: Context changes (providers whose payloads are evaluated remotely)
+
+    /// The cache name the engine's payload lives under now.
+    var cacheName: String { state.withLock { $0.slot.cacheName } }
+
+    /// Whether no context change has moved the engine since `slot` was taken.
+    private func isCurrent(_ slot: Slot) -> Bool { state.withLock { $0.slot.epoch == slot.epoch } }
+
+    /// The answer of a refresh whose context the client has left: the refresh the context change
+    /// started (or the one running now), whose answer is for the context reads see.
+    private func superseded() async -> Result<RefreshResult, ConfigError> {
+        if let flight = currentFlight { return await flight.value }
+        return .success(.unchanged)
+    }
+
+    /// Called by the activator, under its lock, as the client's context becomes `sources.context`:
+    /// a provider whose payloads are evaluated remotely moves to the slot of the new targeting key,
+    /// serving what the cache holds there (nothing when it holds nothing, so the keys fall to the
+    /// layers below), and forgets the refresh in flight for the old context (cancelled: nothing it
+    /// brings is applied). Fetches nothing: ``refetchForNewContext()`` does, once the lock is released.
+    func move(to context: EvaluationContext, in sources: inout ValueSources) {
+        guard evaluatesContext else { return }
+        let name = ContextSlot.cacheName(
+            base: settings.configurationName, targetingKey: context.targetingKey, evaluatesContext: true)
+        let moves = state.withLock { $0.slot.cacheName != name }
+        let cached = moves ? loadSlot(name) : nil
+        let detached = state.withLock { s -> Flight? in
+            s.slot.epoch += 1
+            defer { s.flight = nil }
+            guard moves else { return s.flight }
+            s.slot.cacheName = name
+            s.status.active = cached?.metadata
+            s.pending = nil
+            s.status.pendingActivation = false
+            s.recordedLastGood = nil
+            if settings.cache != nil { s.status.cache = cached == nil ? .empty : .inSync }
+            return s.flight
+        }
+        detached?.task.cancel()
+        guard moves else { return }
+        sources.payloads[provider] = cached?.payload
+        sources.origins[provider] = cached?.metadata.source ?? ""
+    }
+
+    /// Fetches for the context the client has just moved to, in the background (a server's
+    /// `Retry-After` still holds; the minimum interval and backoff do not).
+    func refetchForNewContext() {
+        guard evaluatesContext else { return }
+        _ = join(force: true)
+    }
+
+    /// The payload the cache holds under `name`, decoded, with its metadata; nil when there is none,
+    /// or none the verifier accepts or the format decodes.
+    private func loadSlot(_ name: String) -> (payload: DecodedPayload, metadata: SnapshotMetadata)? {
+        guard let cached = settings.cache?.load(name, slot: .active).snapshot else { return nil }
+        do {
+            try settings.verifier?.verify(
+                cached.payload, metadata: cached.metadata, replacing: nil, configurationName: settings.configurationName)
+            return (try settings.format.decodePayload(cached.payload), cached.metadata)
+        } catch {
+            return nil
+        }
     }
 
     // MARK: Lifecycle
@@ -468,6 +579,8 @@ final class RefreshEngine: Sendable {
 /// The engine's state, under its one lock.
 struct EngineState {
     var status: EngineStatus
+    /// The cache slot the engine's payload lives in now, and how many context changes moved it.
+    var slot: Slot
     var pending: PendingSnapshot?
     var flight: Flight?
     var nextFlightID = 0
@@ -478,7 +591,10 @@ struct EngineState {
     var recordedLastGood: LastGoodValues?
     var participantWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    init(status: EngineStatus) { self.status = status }
+    init(status: EngineStatus, slot cacheName: String) {
+        self.status = status
+        self.slot = Slot(epoch: 0, cacheName: cacheName)
+    }
 
     /// The metadata of the payload held: the pending one if any, else the active one.
     var held: SnapshotMetadata? { pending?.cached.metadata ?? status.active }
@@ -490,6 +606,14 @@ struct EngineState {
         participantWaiters.removeAll { count >= $0.count }
         return ready
     }
+}
+
+/// Where a provider's payload lives now: its cache name (see ``ContextSlot``), and the number of the
+/// context change that put it there. A refresh takes the slot when it starts, and applies what it
+/// brings only while the epoch is still the same.
+struct Slot: Sendable, Hashable {
+    var epoch: Int
+    var cacheName: String
 }
 
 /// A refresh in flight and how many callers share it.

@@ -51,12 +51,18 @@ final class Activator: Sendable {
     /// Changes the evaluation context with `update` and, if it changed, re-resolves every key from
     /// the snapshots held, under the lock (fetching nothing); returns the keys whose value changed.
     /// Nothing happens once the client has stopped.
-    func changeContext(_ update: (inout EvaluationContext) -> Void) -> [String] {
+    ///
+    /// `moving` runs under the lock once the context did change, before the keys are resolved: it
+    /// may replace the payloads that hold for one context only (see `RefreshEngine.move(to:in:)`).
+    func changeContext(
+        _ update: (inout EvaluationContext) -> Void, moving: ((inout ValueSources) -> Void)? = nil
+    ) -> [String] {
         let resolved = state.withLock { s -> (Resolver.Output, UInt64)? in
             let previous = cell.load()
             var sources = previous.sources
             update(&sources.context)
             guard !s.stopped, sources.context != previous.sources.context else { return nil }
+            moving?(&sources)
             return resolve(sources, previous: previous, in: &s)
         }
         guard let (output, generation) = resolved else { return [] }

@@ -20,19 +20,63 @@ extension RemoteConfigClient {
     /// rules of the snapshots holding the key are evaluated for `context` (about the cost of one
     /// activation of that key: see `Integration/Benchmarks/README.md`).
     public func value<Value>(_ key: ConfigKey<Value>, for context: EvaluationContext) -> Value {
-        cell.withCurrent { value(key, for: context, in: $0) }
+        guard hooks.isEmpty, exposures == nil else { return evaluated(key, for: context, in: cell.load()).value }
+        return cell.withCurrent { value(key, for: context, in: $0) }
     }
 
     /// The key's value with its variant, reason, error code, metadata, layer and deciding rule, for
     /// the client's own context (or, with a context source, the calling task's request).
     public func details<Value>(_ key: ConfigKey<Value>) -> EvaluationDetails<Value> {
         let state = cell.load()
-        return details(key, for: contextSource?.currentContext ?? state.context, in: state)
+        return evaluated(key, for: contextSource?.currentContext ?? state.context, in: state)
     }
 
     /// The key's value for `context` with its variant, reason, error code, metadata, layer and deciding rule.
     public func details<Value>(_ key: ConfigKey<Value>, for context: EvaluationContext) -> EvaluationDetails<Value> {
-        details(key, for: context, in: cell.load())
+        evaluated(key, for: context, in: cell.load())
+    }
+
+    /// Sends `name` (with a number and details) to the client's observers and `events()` as
+    /// `ConfigEvent/tracked(_:)`, with the context of the calling task's request, else the client's own:
+    /// what an experiment measures against the exposures.
+    public func track(_ name: String, value: Double? = nil, attributes: [String: ConfigValue] = [:]) {
+        let context = contextSource?.currentContext ?? cell.load().context
+        engine.emit(.tracked(TrackedEvent(name: name, value: value, attributes: attributes, context: context)))
+    }
+
+    /// The key's details for `context` in `state`, with the hooks run around the evaluation and the
+    /// exposure recorded: what every read of a client with hooks or exposures returns.
+    func evaluated<Value>(_ key: ConfigKey<Value>, for context: EvaluationContext, in state: ResolvedState) -> EvaluationDetails<
+        Value
+    > {
+        guard !hooks.isEmpty else {
+            let result = details(key, for: context, in: state)
+            exposures?.record(result, of: key, for: context)
+            return result
+        }
+        var hook = HookContext(key: key.name, valueType: key.converter.typeName, context: context)
+        var result: EvaluationDetails<Value>
+        do {
+            for each in hooks {
+                if let added = try each.before(hook) { hook.context.merge(added) }
+            }
+            result = details(key, for: hook.context, in: state)
+            for each in hooks.reversed() { try each.after(hook, details: result) }
+            if result.reason == .error {
+                let failure = EvaluationFailure(code: result.errorCode ?? .general, message: result.errorMessage ?? "")
+                for each in hooks.reversed() { each.error(hook, error: failure) }
+            } else {
+                exposures?.record(result, of: key, for: hook.context)
+            }
+        } catch {
+            result = EvaluationDetails(
+                key: key.name, value: key.defaultValue, reason: .error, errorCode: .general,
+                errorMessage: "a hook threw: \(error)",
+                layer: .defaultValue)
+            for each in hooks.reversed() { each.error(hook, error: error) }
+        }
+        for each in hooks.reversed() { each.finally(hook, details: result) }
+        return result
     }
 
     /// Where the key's value for `context` came from: as ``explain(_:)``, with the rules evaluated for `context`.
@@ -144,5 +188,13 @@ extension EvaluationDetails {
         reason = .error
         errorCode = .flagNotFound
         errorMessage = "no payload has the key \"\(key)\""
+    }
+}
+
+extension EvaluationContext {
+    /// Takes `other`'s targeting key, when it has one, and its attributes over these.
+    mutating func merge(_ other: EvaluationContext) {
+        if let key = other.targetingKey { targetingKey = key }
+        attributes.merge(other.attributes) { _, new in new }
     }
 }

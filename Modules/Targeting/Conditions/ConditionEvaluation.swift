@@ -41,7 +41,7 @@ struct ConditionEvaluation {
         var current: ConfigValue
         switch root {
         case .context:
-            guard let first = steps.popFirst(), let value = context.value(at: [first]) else { return nil }
+            guard let first = steps.popFirst(), let value = context.attribute(named: first) else { return nil }
             current = value
         case .element(let element):
             current = element

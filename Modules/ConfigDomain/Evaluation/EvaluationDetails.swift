@@ -1,4 +1,3 @@
-import ConfigDomain
 import Foundation
 
 /// A key's value with what decided it, in OpenFeature's shape: the variant, the reason, the error code

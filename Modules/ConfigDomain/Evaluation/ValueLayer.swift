@@ -1,4 +1,3 @@
-import ConfigDomain
 import Foundation
 
 /// The layer a resolved value came from, in resolution order.
