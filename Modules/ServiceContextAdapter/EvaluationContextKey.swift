@@ -3,7 +3,7 @@ import ServiceContextModule
 
 /// The key under which a `ServiceContext` carries the evaluation context of its work (a request's user).
 ///
-/// Read and write it through ``ServiceContextModule/ServiceContext/evaluationContext``.
+/// Read and write it through `ServiceContext.evaluationContext`.
 public enum EvaluationContextKey: ServiceContextKey {
     /// The value the key carries: the user a request's reads are evaluated for.
     public typealias Value = EvaluationContext

@@ -60,6 +60,7 @@ enum FlagsLoad {
     final class Progress: Sendable {
         private struct State {
             var count = 0
+            var abandoned = false
             var waiters: [(target: Int, reached: Eventual<Void>)] = []
         }
 
@@ -80,16 +81,29 @@ enum FlagsLoad {
             for eventual in reached { eventual.set(()) }
         }
 
-        /// Returns once `target` requests were answered; false when `timeout` seconds pass first (a safety net).
+        /// Ends every wait, now and later, with false: a worker failed and the count may never be reached.
+        func abandon() {
+            let waiting = state.withLock { state -> [Eventual<Void>] in
+                state.abandoned = true
+                defer { state.waiters = [] }
+                return state.waiters.map(\.reached)
+            }
+            for eventual in waiting { eventual.set(()) }
+        }
+
+        /// Returns once `target` requests were answered; false when the load was abandoned or `timeout`
+        /// seconds pass first (a safety net).
         func wait(for target: Int, timeout: TimeInterval) async -> Bool {
             let reached = Eventual<Void>()
-            let already = state.withLock { state -> Bool in
+            let already = state.withLock { state -> Bool? in
                 if state.count >= target { return true }
+                if state.abandoned { return false }
                 state.waiters.append((target, reached))
-                return false
+                return nil
             }
-            if already { return true }
-            return await reached.value(within: timeout) != nil
+            if let already { return already }
+            guard await reached.value(within: timeout) != nil else { return false }
+            return count >= target
         }
     }
 
@@ -132,12 +146,13 @@ enum FlagsLoad {
         let results = (0..<workers).map { index in
             let done = Eventual<Result<[Observation], any Error>>()
             Thread.detachNewThread {
-                done.set(
-                    Result {
-                        try work(
-                            port: port, seed: seed &+ UInt64(index), phase: phase, lastPhase: lastPhase,
-                            progress: progress, cap: cap, enough: enough)
-                    })
+                let result = Result {
+                    try work(
+                        port: port, seed: seed &+ UInt64(index), phase: phase, lastPhase: lastPhase,
+                        progress: progress, cap: cap, enough: enough)
+                }
+                if case .failure = result { progress.abandon() }
+                done.set(result)
             }
             return done
         }
