@@ -257,7 +257,8 @@ var package = Package(
             name: "GrowthBookFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting", "GrowthBookFormat"],
             resources: [.copy("Conformance")], swiftSettings: swiftSettings),
         .testTarget(
-            name: "FlagdFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting", "FlagdFormat", "TestDoubles"],
+            name: "FlagdFormatTests",
+            dependencies: ["ConfigDomain", "ConfigPorts", "Targeting", "FlagdFormat", "RemoteConfig", "TestDoubles"],
             resources: [.copy("Conformance")], swiftSettings: swiftSettings),
 
         // MARK: Differential tests: the vendor formats against the vendors' own engines (Python oracles, child processes)

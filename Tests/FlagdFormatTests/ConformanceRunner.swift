@@ -1,6 +1,7 @@
 import ConfigDomain
 import ConfigPorts
 import Foundation
+import RemoteConfig
 import Testing
 
 /// OpenFeature's typed evaluation details over a payload: what an SDK client answers for a flag of
@@ -36,6 +37,59 @@ struct TypedDetails {
     var errorCode: String?
     var metadata: [String: ConfigValue]
 
+    /// The details a client answers: `RemoteConfigClient.details(_:for:)` for a key of `type` with
+    /// the default `fallback`, the value as JSON.
+    init(_ client: RemoteConfigClient, key: String, type: FlagType, default fallback: ConfigValue, context: EvaluationContext) {
+        func from<Value>(_ details: EvaluationDetails<Value>, _ json: (Value) -> ConfigValue) -> TypedDetails {
+            TypedDetails(
+                key: details.key, value: json(details.value), variant: details.variant, reason: details.reason.rawValue,
+                errorCode: details.errorCode?.rawValue, metadata: details.flagMetadata)
+        }
+        switch type {
+        case .boolean:
+            self = from(client.details(ConfigKey(key, default: fallback.boolValue ?? false), for: context)) { .bool($0) }
+        case .string:
+            self = from(client.details(ConfigKey(key, default: fallback.stringValue ?? ""), for: context)) { .string($0) }
+        case .integer:
+            let key = ConfigKey(key, default: Int((try? Int(configValue: fallback)) ?? 0))
+            self = from(client.details(key, for: context)) { .int(Int64($0)) }
+        case .float:
+            self = from(client.details(ConfigKey(key, default: (try? Double(configValue: fallback)) ?? 0), for: context)) {
+                .double($0)
+            }
+        case .object:
+            self = from(client.details(Self.objectKey(key, default: fallback), for: context)) { $0 }
+        }
+    }
+
+    /// A key whose value is a JSON object or array, as OpenFeature's object type reads it.
+    static func objectKey(_ name: String, default fallback: ConfigValue) -> ConfigKey<ConfigValue> {
+        let converter = ValueConverter<ConfigValue>(
+            typeName: "Object",
+            fromValue: { value throws(ConversionError) in
+                guard value.objectValue != nil || value.arrayValue != nil else {
+                    throw ConversionError(expected: "Object", value: value)
+                }
+                return value
+            },
+            fromText: { text throws(ConversionError) in
+                throw ConversionError(expectedType: "Object", found: text, reason: "objects are not read from text here")
+            },
+            toValue: { $0 })
+        return ConfigKey(name: name, default: fallback, converter: converter)
+    }
+
+    private init(
+        key: String, value: ConfigValue, variant: String?, reason: String, errorCode: String?, metadata: [String: ConfigValue]
+    ) {
+        self.key = key
+        self.value = value
+        self.variant = variant
+        self.reason = reason
+        self.errorCode = errorCode
+        self.metadata = metadata
+    }
+
     init(_ payload: DecodedPayload, key: String, type: FlagType, default fallback: ConfigValue, context: EvaluationContext) {
         let evaluation = payload.evaluate(key, in: context)
         self.key = key
@@ -61,17 +115,25 @@ struct TypedDetails {
     }
 }
 
-/// Runs the steps of one OpenFeature Gherkin case against a payload. A step it does not know fails the case.
+/// Runs the steps of one OpenFeature Gherkin case against a payload, or a client holding it. A step it does not know fails the case.
 struct ConformanceRunner {
-    let payload: DecodedPayload
+    /// What evaluates: the decoded payload itself, or a client (`RemoteConfigClient.details(_:for:)`).
+    enum Evaluator: Sendable {
+        case payload(DecodedPayload)
+        /// A client that holds the payload, and one that has none yet (for "a not ready provider").
+        case client(ready: RemoteConfigClient, notReady: RemoteConfigClient)
+    }
+
+    var evaluator: Evaluator
+    var providerReady = true
     var type = TypedDetails.FlagType.string
     var key = ""
     var fallback = ConfigValue.null
     var attributes: [String: ConfigValue] = [:]
     var details: TypedDetails?
 
-    init(payload: DecodedPayload) {
-        self.payload = payload
+    init(_ evaluator: Evaluator) {
+        self.evaluator = evaluator
     }
 
     /// Runs one step: sets up, evaluates, or checks.
@@ -79,6 +141,10 @@ struct ConformanceRunner {
         let text = step.text
         let quoted = Self.quoted(text)
         if text == "a stable provider" { return }
+        if text == "a not ready provider", case .client = evaluator {
+            providerReady = false
+            return
+        }
 
         // MARK: evaluation_v2.feature
         if let type = Self.flagType(prefix: text), text.contains("-flag with key"), quoted.count == 2 {
@@ -101,12 +167,8 @@ struct ConformanceRunner {
             return
         }
         if text == "the flag was evaluated with details asynchronously" {
-            let payload = payload
-            let (key, type, fallback, attributes) = (key, type, fallback, attributes)
-            let evaluated = await Task.detached {
-                TypedDetails(payload, key: key, type: type, default: fallback, context: EvaluationContext(attributes: attributes))
-            }.value
-            details = evaluated
+            let runner = self
+            details = await Task.detached { runner.evaluate() }.value
             return
         }
         if text == "the evaluation should complete without blocking" {
@@ -205,8 +267,7 @@ struct ConformanceRunner {
             return
         }
         if text.hasPrefix("the resolved flag value is "), text.hasSuffix(" when the context is empty"), quoted.count == 1 {
-            let empty = TypedDetails(payload, key: key, type: type, default: fallback, context: .empty)
-            #expect(empty.value == .string(quoted[0]))
+            #expect(evaluate(in: .empty).value == .string(quoted[0]))
             return
         }
         if text.hasPrefix("a non-existent string flag with key "), quoted.count == 2 {
@@ -239,8 +300,14 @@ struct ConformanceRunner {
 
     // MARK: Helpers
 
-    private func evaluate() -> TypedDetails {
-        TypedDetails(payload, key: key, type: type, default: fallback, context: EvaluationContext(attributes: attributes))
+    private func evaluate(in context: EvaluationContext? = nil) -> TypedDetails {
+        let context = context ?? EvaluationContext(attributes: attributes)
+        switch evaluator {
+        case .payload(let payload):
+            return TypedDetails(payload, key: key, type: type, default: fallback, context: context)
+        case .client(let ready, let notReady):
+            return TypedDetails(providerReady ? ready : notReady, key: key, type: type, default: fallback, context: context)
+        }
     }
 
     private func current() throws -> TypedDetails {
