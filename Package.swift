@@ -424,7 +424,8 @@ if includeBenchmarks {
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "FileCacheAdapter", "FirebaseFormat", "TestDoubles",
                 "Targeting", "TargetingFormat", "BenchmarkWorkloads", .product(name: "Benchmark", package: "package-benchmark"),
-                development("Configuration", "swift-configuration"),
+                development("Configuration", "swift-configuration"), "ServiceContextAdapter",
+                development("ServiceContextModule", "swift-service-context"),
             ],
             path: "Integration/Benchmarks/RemoteConfigBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v6)],

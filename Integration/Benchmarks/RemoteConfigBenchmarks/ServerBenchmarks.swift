@@ -3,6 +3,8 @@ import BenchmarkWorkloads
 import ConfigDomain
 import Foundation
 import RemoteConfig
+import ServiceContextAdapter
+import ServiceContextModule
 import TargetingFormat
 import TestDoubles
 
@@ -40,6 +42,24 @@ func registerServerBenchmarks() {
         }
     } setup: {
         try await ServerFixture.make(reportingExposures: true)
+    }
+
+    // The same evaluation through the request's context: a plain read inside `ServiceContext.withValue`, from a
+    // client built with `.contextSource(ServiceContextSource())`; one request's context per 1,000 reads.
+    Benchmark(
+        "server.serviceContextRead.Bool.3rules",
+        configuration: Suite.configuration(scaling: .kilo, maxDuration: .seconds(2), maxIterations: 1_000)
+    ) { benchmark, fixture in
+        let client = fixture.client
+        var context = ServiceContext.topLevel
+        context.evaluationContext = fixture.contexts[benchmark.currentIteration & (fixture.contexts.count - 1)]
+        Suite.measuringCPU(benchmark) {
+            ServiceContext.withValue(context) {
+                for _ in benchmark.scaledIterations { blackHole(client[ServerWorkload.checkout]) }
+            }
+        }
+    } setup: {
+        try await ServerFixture.make(contextSource: true)
     }
 
     let total = 1_000_000
@@ -83,8 +103,10 @@ struct ServerFixture: Sendable {
     let client: RemoteConfigClient
     let contexts: [EvaluationContext]
 
-    static func make(reportingExposures: Bool = false) async throws -> ServerFixture {
-        let client = try RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: TargetingWorkload.json(count: 1_000)))
+    static func make(reportingExposures: Bool = false, contextSource: Bool = false) async throws -> ServerFixture {
+        var builder = RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: TargetingWorkload.json(count: 1_000)))
+        if contextSource { builder = builder.contextSource(ServiceContextSource()) }
+        let client = try builder
             .payloadFormat(TargetingJSONFormat())
             .context(TargetingWorkload.contexts[0])
             .reportingExposures(reportingExposures)
