@@ -106,7 +106,8 @@ struct ServerFixture: Sendable {
     static func make(reportingExposures: Bool = false, contextSource: Bool = false) async throws -> ServerFixture {
         var builder = RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: TargetingWorkload.json(count: 1_000)))
         if contextSource { builder = builder.contextSource(ServiceContextSource()) }
-        let client = try builder
+        let client =
+            try builder
             .payloadFormat(TargetingJSONFormat())
             .context(TargetingWorkload.contexts[0])
             .reportingExposures(reportingExposures)
