@@ -15,9 +15,13 @@ build:
 
 ## The client's tests under the thread sanitizer, then every unit and integration test (the dependency rule is one of them)
 ## with warnings as errors (last, so the run ends with the whole suite's summary).
+## The suites that load both cores for seconds (the Hummingbird server under concurrent load, the vendors' engines
+## as child processes) run after the rest, on their own, so that they never starve the loopback tests' time limits.
+HEAVY := HummingbirdFlagsLoadTests|VendorDifferentialTests
 test: test-tsan
 	$(SWIFT) build --build-tests $(WERROR)
-	$(SWIFT) test --skip-build $(TEST_FLAGS)
+	$(SWIFT) test --skip-build $(TEST_FLAGS) --skip '$(HEAVY)'
+	$(SWIFT) test --skip-build $(TEST_FLAGS) --filter '$(HEAVY)'
 
 test-unit:
 	$(SWIFT) test $(WERROR) $(TEST_FLAGS) --skip IntegrationTests
