@@ -21,9 +21,8 @@ struct HTTPFetcherRedactionTests {
             $0.headers = ["Authorization": bearer, "X-Custom-Secret": customSecret, "X-Api-Key": apiKey, "X-Visible": "plain"]
             $0.secretHeaderNames = ["x-custom-secret", "X-Session"]
             $0.headerProvider = { ["X-Session": providerSecret] }
-            // Generous: a healthy loopback fetch can take seconds on a loaded 2-core machine running
-            // the suite in parallel. The one case that wants a timeout lowers it.
-            $0.timeout = 15
+            // The one case that wants a timeout lowers it.
+            $0.timeout = loopbackDeadline
             change(&$0)
         }
     }

@@ -81,7 +81,7 @@ final class OFREPTestBackend: Sendable {
 func fetcher(
     for server: TestHTTPServer, _ change: (inout OFREPFetcher.Configuration) -> Void = { _ in }
 ) throws -> OFREPFetcher {
-    var configuration = OFREPFetcher.Configuration(endpoint: server.url("/"), timeout: 15)
+    var configuration = OFREPFetcher.Configuration(endpoint: server.url("/"), timeout: loopbackDeadline)
     change(&configuration)
     return try OFREPFetcher(configuration: configuration)
 }

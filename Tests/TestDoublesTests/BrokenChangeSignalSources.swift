@@ -142,7 +142,7 @@ func neverFinishingSignalContract(
     _ subject: String, parking parked: Locked<[NeverFinishingSignals]>
 ) -> ChangeSignalContract<NeverFinishingSignals> {
     signalContract(
-        subject, timeLimit: 2, cancellationBound: 0.2,
+        subject, timeLimit: 15, cancellationBound: 0.2,
         wrap: { inner in
             let source = NeverFinishingSignals(inner: inner)
             parked.withLock { $0.append(source) }

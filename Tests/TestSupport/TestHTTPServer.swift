@@ -70,7 +70,7 @@ package final class TestHTTPServer: Sendable {
             return response
         }
         let runTask = Task<Void, Never> { _ = try? await server.run() }
-        try await server.waitUntilListening(timeout: 10)
+        try await server.waitUntilListening(timeout: loopbackDeadline)
         guard case .ip4(_, let port)? = await server.listeningAddress else {
             runTask.cancel()
             throw TestServerError("the test server did not report an IPv4 port")

@@ -1,6 +1,7 @@
 import ConfigDomain
 import ConfigPorts
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HTTPAdapter
@@ -32,7 +33,7 @@ let fixedNow = Date(timeIntervalSince1970: 1_700_000_000)
 
 /// A configuration for loopback tests with a fixed clock and the given changes.
 func testConfiguration(_ change: (inout HTTPFetcher.Configuration) -> Void = { _ in }) -> HTTPFetcher.Configuration {
-    var configuration = HTTPFetcher.Configuration(timeout: 10, now: { fixedNow })
+    var configuration = HTTPFetcher.Configuration(timeout: loopbackDeadline, now: { fixedNow })
     change(&configuration)
     return configuration
 }
