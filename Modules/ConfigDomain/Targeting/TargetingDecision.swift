@@ -27,6 +27,9 @@ public struct TargetingDecision: Sendable, Hashable, CustomStringConvertible {
     /// The name of the variant served when no rule decided: the payload's default variant, when the dialect names one.
     public var defaultVariant: String?
 
+    /// Whether the rules state that they serve nothing, whatever the payload's plain value: `DISABLED` or `ERROR`.
+    public var servesNothing: Bool { reason == .disabled || reason == .error }
+
     /// Creates a decision.
     public init(
         value: ConfigValue?, match: TargetingMatch? = nil, attributesRead: [String] = [], unmatched: [UnmatchedRule] = [],

@@ -33,8 +33,7 @@ extension DecodedPayload {
         }
         let decision = rules.evaluate(in: context)
         if let stated = decision.reason {
-            // Rules that state their own reason: DISABLED and ERROR serve nothing, whatever the payload's default.
-            let servesNothing = stated == .disabled || stated == .error
+            let servesNothing = decision.servesNothing
             return Evaluation(
                 key: key, value: servesNothing ? nil : decision.value ?? values[key],
                 variant: servesNothing ? nil : decision.match?.variant ?? decision.defaultVariant, reason: stated,

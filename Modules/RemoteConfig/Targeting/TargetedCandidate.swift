@@ -30,7 +30,7 @@ struct TargetedCandidate {
             return
         }
         let decision = rules.decide(in: context)
-        raw = decision.value ?? payload.values[name]
+        raw = decision.servesNothing ? nil : decision.value ?? payload.values[name]
         rejections = decision.problems.isEmpty ? [] : decision.problems.map { Self.rejection($0, origin: "evaluation context") }
     }
 
