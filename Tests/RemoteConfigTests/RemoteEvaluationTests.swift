@@ -151,6 +151,41 @@ struct RemoteEvaluationTests {
         #expect(client[Keys.title] == "Hello u1")
     }
 
+    @Test(
+        "a user's refused value falls to the default, never to the previous user's value; within a user it keeps the last good one"
+    )
+    func refusedValueStaysWithItsUser() async throws {
+        let fetcher = PerUserFetcher()
+        fetcher.serve("Hello u1", to: "u1")
+        fetcher.serve("", to: "u2")  // refused by the key's nonEmpty rule
+        let client = try client(fetcher)
+        try await client.refresh()
+        client.setContext(EvaluationContext(targetingKey: "u2"))
+        _ = await backgroundRefresh(of: client)
+        #expect(client[Keys.title] == "Welcome")
+        client.setContext(EvaluationContext(targetingKey: "u1"))
+        _ = await backgroundRefresh(of: client)
+        #expect(client[Keys.title] == "Hello u1")
+
+        // u2's cache slot holds the refused value: the switch serves the default at once, not u1's title.
+        let hold = fetcher.holdNext()
+        client.setContext(EvaluationContext(targetingKey: "u2"))
+        #expect(client[Keys.title] == "Welcome")
+        #expect(client.details(Keys.title).layer == .defaultValue)
+        await hold.waitUntilReached()
+        hold.release()
+        _ = await backgroundRefresh(of: client)
+        #expect(client[Keys.title] == "Welcome")
+
+        fetcher.serve("Hi u2", to: "u2")
+        try await client.refresh()
+        #expect(client[Keys.title] == "Hi u2")
+        fetcher.serve("", to: "u2")
+        await #expect(throws: ConfigError.self) { try await client.refresh() }
+        #expect(client[Keys.title] == "Hi u2")
+        #expect(client.details(Keys.title).layer == .lastGoodSnapshot(source: "remote://flags"))
+    }
+
     @Test("cache slots are named by a hash of the targeting key, never the key")
     func slotsHideTheKey() async throws {
         let fetcher = PerUserFetcher()

@@ -225,8 +225,8 @@ public struct RemoteConfigBuilder: Sendable {
         }
         let sources = ValueSources(
             overrides: layers, payloads: payloads, origins: statuses.map { $0.active?.source ?? "" },
-            providerNames: providers.settings.map(\.configurationName), precedence: providers.precedence, bundled: bundled,
-            context: settings.context)
+            providerNames: providers.settings.map(\.configurationName), slots: providers.settings.map(ContextSlot.cacheName(of:)),
+            precedence: providers.precedence, bundled: bundled, context: settings.context)
 
         let resolver = Resolver(registry: registry)
         let stored = StoredLastGood(readers: providers.settings.map { lastGoodReader(of: $0, sink: buildSink) })

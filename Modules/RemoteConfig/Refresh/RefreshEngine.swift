@@ -532,6 +532,7 @@ final class RefreshEngine: Sendable {
         guard moves else { return }
         sources.payloads[provider] = cached?.payload
         sources.origins[provider] = cached?.metadata.source ?? ""
+        sources.slots[provider] = name
     }
 
     /// Fetches for the context the client has just moved to, in the background (a server's

@@ -207,7 +207,13 @@ struct Resolver {
         }
         if let accepted { return (accepted, true, holding) }
         guard holding > 0, let slot else { return (nil, false, holding) }
-        if let previous { return (previous.remoteValue(at: slot, name: key.name)?.kept, false, holding) }
+        if let previous {
+            // Another user's value is never this user's last good one: a provider evaluated remotely changes slot with the user.
+            guard let kept = previous.remoteValue(at: slot, name: key.name),
+                previous.sources.slots[kept.provider] == sources.slots[kept.provider]
+            else { return (nil, false, holding) }
+            return (kept.kept, false, holding)
+        }
         guard let stored else { return (nil, false, holding) }
         for provider in sources.precedence where sources.payloads[provider] != nil {
             guard let entry = stored.entry(key.name, provider: provider) else { continue }

@@ -18,6 +18,9 @@ struct ValueSources: Sendable {
     var origins: [String]
     /// Each provider's name (its cache name), by provider.
     let providerNames: [String]
+    /// The cache slot each provider's payload belongs to, by provider: its name, or, when its server evaluates
+    /// the flags, its name and the user's (``ContextSlot``). A last good value never leaves its slot.
+    var slots: [String]
     /// The providers in precedence order: the first payload with a valid value wins.
     let precedence: [Int]
     /// Bundled defaults, in the order added (the first wins), under every payload.
