@@ -104,7 +104,7 @@ bench-check: bench-probe
 DOC_TARGETS := ConfigDomain ConfigPorts RemoteConfig RemoteConfigApp Targeting HTTPAdapter FileCacheAdapter EnvAdapter \
 	DefaultsAdapter FirebaseFormat TargetingFormat GrowthBookFormat UnleashFormat FlagdFormat SSEAdapter EtcdAdapter SigningAdapter \
 	ConfigurationAdapter LoggingAdapter MetricsAdapter ServiceContextAdapter ServiceLifecycleAdapter TestDoubles \
-	OFREPAdapter
+	OFREPAdapter HTTPSupport
 docs:
 	RC_DOCS=1 $(SWIFT) package --scratch-path .build-docs generate-documentation $(addprefix --target ,$(DOC_TARGETS))
 

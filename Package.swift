@@ -54,6 +54,7 @@ var package = Package(
         .library(name: "ConfigDomain", targets: ["ConfigDomain"]),
         .library(name: "ConfigPorts", targets: ["ConfigPorts"]),
         .library(name: "Targeting", targets: ["Targeting"]),
+        .library(name: "HTTPSupport", targets: ["HTTPSupport"]),
         .library(name: "HTTPAdapter", targets: ["HTTPAdapter"]),
         .library(name: "FileCacheAdapter", targets: ["FileCacheAdapter"]),
         .library(name: "EnvAdapter", targets: ["EnvAdapter"]),
@@ -93,7 +94,12 @@ var package = Package(
         .target(name: "ConfigPorts", dependencies: ["ConfigDomain"], path: "Modules/ConfigPorts", swiftSettings: swiftSettings),
         // A shared library: the condition language, bucketing, hashes and versions the rule dialects share.
         .target(name: "Targeting", dependencies: ["ConfigDomain"], path: "Modules/Targeting", swiftSettings: swiftSettings),
-        .target(name: "HTTPAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/HTTPAdapter", swiftSettings: swiftSettings),
+        // A shared library: what the adapters that speak HTTP share (which URLs they may use and how messages show them,
+        // secret redaction, Retry-After, the errors of statuses that mean "not now"), for your own HTTP adapters too.
+        .target(name: "HTTPSupport", dependencies: ["ConfigDomain"], path: "Modules/HTTPSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "HTTPAdapter", dependencies: ["ConfigDomain", "ConfigPorts", "HTTPSupport"], path: "Modules/HTTPAdapter",
+            swiftSettings: swiftSettings),
         .target(
             name: "FileCacheAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/FileCacheAdapter",
             exclude: ["FORMAT.md"], resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: swiftSettings),
@@ -101,7 +107,9 @@ var package = Package(
         .target(
             name: "FirebaseFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/FirebaseFormat",
             swiftSettings: swiftSettings),
-        .target(name: "EtcdAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/EtcdAdapter", swiftSettings: swiftSettings),
+        .target(
+            name: "EtcdAdapter", dependencies: ["ConfigDomain", "ConfigPorts", "HTTPSupport"], path: "Modules/EtcdAdapter",
+            swiftSettings: swiftSettings),
         .target(
             name: "DefaultsAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/DefaultsAdapter",
             resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: swiftSettings),
@@ -129,7 +137,8 @@ var package = Package(
             exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
         // Remote evaluation: OpenFeature's OFREP, flags evaluated by a server for the client's context.
         .target(
-            name: "OFREPAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/OFREPAdapter", exclude: ["README.md"],
+            name: "OFREPAdapter", dependencies: ["ConfigDomain", "ConfigPorts", "HTTPSupport"], path: "Modules/OFREPAdapter",
+            exclude: ["README.md"],
             swiftSettings: swiftSettings),
         .target(
             name: "FlagdFormat", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting"], path: "Modules/FlagdFormat",
@@ -192,6 +201,7 @@ var package = Package(
         // MARK: Unit tests
         .testTarget(name: "ConfigDomainTests", dependencies: ["ConfigDomain"], swiftSettings: swiftSettings),
         .testTarget(name: "TargetingLibraryTests", dependencies: ["ConfigDomain", "Targeting"], swiftSettings: swiftSettings),
+        .testTarget(name: "HTTPSupportTests", dependencies: ["ConfigDomain", "HTTPSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "FirebaseFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "FirebaseFormat"], swiftSettings: swiftSettings),
         .testTarget(
@@ -206,7 +216,7 @@ var package = Package(
         .testTarget(
             name: "HTTPAdapterTests",
             dependencies: [
-                "ConfigDomain", "ConfigPorts", "HTTPAdapter", "TestDoubles", "TestSupport",
+                "ConfigDomain", "ConfigPorts", "HTTPAdapter", "HTTPSupport", "TestDoubles", "TestSupport",
                 development("FlyingFox", "FlyingFox"),
             ],
             swiftSettings: swiftSettings),

@@ -1,6 +1,7 @@
 import ConfigDomain
 import ConfigPorts
 import Foundation
+import HTTPSupport
 
 /// How to reach an etcd cluster: its members' client URLs, optional credentials, and timing.
 ///
@@ -72,7 +73,7 @@ public struct EtcdConnection: Sendable {
             guard scheme == "http" || scheme == "https", let host = endpoint.host, !host.isEmpty else {
                 throw refuse("the endpoint \(endpoint.absoluteString) is not an http:// or https:// URL with a host")
             }
-            if scheme == "http" && !allowsInsecureHTTPForNonLoopbackHosts && !Self.isLoopback(host) {
+            if scheme == "http" && !allowsInsecureHTTPForNonLoopbackHosts && !EndpointPolicy.isLoopback(host: host) {
                 throw refuse(
                     "plain http to \(host) is refused: use https, or set allowsInsecureHTTPForNonLoopbackHosts "
                         + "if the network is trusted (values and the password would travel unencrypted)")
@@ -87,13 +88,5 @@ public struct EtcdConnection: Sendable {
         guard reconnectDelay.lowerBound > 0, reconnectDelay.upperBound.isFinite else {
             throw refuse("reconnectDelay must be a positive, finite range of seconds, got \(reconnectDelay)")
         }
-    }
-
-    /// Whether `host` is this machine: `localhost`, `127.x.x.x` or `::1`.
-    private static func isLoopback(_ host: String) -> Bool {
-        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if name == "localhost" || name == "::1" { return true }
-        let octets = name.split(separator: ".", omittingEmptySubsequences: false).compactMap { UInt8($0) }
-        return octets.count == 4 && octets[0] == 127
     }
 }

@@ -1,17 +1,8 @@
 import Foundation
 
-/// Reads the response headers the fetcher acts on: `Retry-After`, `Cache-Control`, `Age`, `Content-Type`.
+/// Reads the response headers the fetcher acts on, besides `Retry-After` (HTTPSupport's `RetryAfter`):
+/// `Cache-Control`, `Age`, `Content-Type`.
 enum ResponseHeaderParsing {
-    /// The date a `Retry-After` value names: `now` plus its seconds, or its HTTP date; `nil` when malformed.
-    static func retryAfter(_ value: String?, now: Date) -> Date? {
-        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        if text.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            guard let seconds = Int(text) else { return nil }
-            return now.addingTimeInterval(TimeInterval(seconds))
-        }
-        return HTTPDate.parse(text)
-    }
-
     /// The `max-age` of a `Cache-Control` value less the response's `Age`, in seconds, or `nil`.
     ///
     /// Only `max-age` counts: `s-maxage` is for shared caches, and `no-cache` or `no-store` do not

@@ -1,6 +1,7 @@
 import ConfigDomain
 import ConfigPorts
 import Foundation
+import HTTPSupport
 
 /// Turns how a transfer ended into a ``ConfigPorts/FetchResult`` or a typed ``ConfigDomain/FetchError``.
 ///
@@ -117,23 +118,10 @@ struct ResponseInterpreter {
 
     private func statusError(_ head: ResponseHead) -> FetchError {
         let status = head.status
-        let retryAt = ResponseHeaderParsing.retryAfter(head.retryAfter, now: now)
         let answered = "the server at \(displayURL) answered HTTP \(status)"
+        let retryAt = RetryAfter.date(head.retryAfter, now: now)
+        if let transient = FetchError.transient(status: status, answered: answered, retryAt: retryAt) { return transient }
         switch status {
-        case 429:
-            return FetchError(
-                .rateLimited(status: 429), retry: retryAt.map(RetryAdvice.after) ?? .backoff,
-                message: "\(answered) (too many requests)" + (retryAt.map { "; it asks to retry after \($0)" } ?? ""))
-        case 503 where retryAt != nil:
-            return FetchError(
-                .rateLimited(status: 503), retry: retryAt.map(RetryAdvice.after) ?? .backoff,
-                message: "\(answered) (unavailable)" + (retryAt.map { "; it asks to retry after \($0)" } ?? ""))
-        case 500..<600:
-            return FetchError(
-                .httpStatus(status), retry: retryAt.map(RetryAdvice.after) ?? .backoff,
-                message: "\(answered), a server-side failure that may pass")
-        case 408:
-            return FetchError(.httpStatus(status), retry: .backoff, message: "\(answered) (request timeout)")
         case 401, 403:
             return FetchError(
                 .httpStatus(status), retry: .doNotRetry,

@@ -1,6 +1,7 @@
 import ConfigDomain
 import ConfigPorts
 import Foundation
+import HTTPSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,14 +1,14 @@
 import ConfigDomain
 import Foundation
 
-/// Which URLs the fetcher may talk to, and how a URL is shown in messages.
+/// Which URLs an HTTP adapter may talk to, and how a URL is shown in messages.
 ///
 /// HTTPS is always allowed. Plain HTTP is allowed only to a loopback host (`localhost`,
 /// `127.0.0.0/8`, `::1`) unless the configuration opts in loudly with
-/// ``HTTPFetcher/Configuration/allowsInsecureHTTPForNonLoopbackHosts``. Any other scheme is refused.
-enum EndpointPolicy {
+/// `allowsInsecureHTTPForNonLoopbackHosts` (each adapter's configuration has it). Any other scheme is refused.
+public enum EndpointPolicy {
     /// Why a URL is refused, or `nil` when it is allowed.
-    static func refusal(for url: URL, allowsInsecureHTTP: Bool) -> String? {
+    public static func refusal(for url: URL, allowsInsecureHTTP: Bool) -> String? {
         guard let scheme = url.scheme?.lowercased() else {
             return "the URL \(displayString(for: url)) has no scheme; use an https:// URL"
         }
@@ -27,7 +27,7 @@ enum EndpointPolicy {
     }
 
     /// The host without IPv6 brackets.
-    static func hostName(of url: URL) -> String? {
+    public static func hostName(of url: URL) -> String? {
         guard var host = url.host else { return nil }
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         return host
@@ -37,7 +37,7 @@ enum EndpointPolicy {
     ///
     /// Other spellings (`127.1`, `foo.localhost`, IPv4-mapped IPv6) count as non-loopback, which
     /// errs on the side of refusing plain HTTP.
-    static func isLoopback(host: String) -> Bool {
+    public static func isLoopback(host: String) -> Bool {
         var name = host.lowercased()
         if name.hasPrefix("[") && name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
         if name.hasSuffix(".") { name.removeLast() }
@@ -84,7 +84,7 @@ enum EndpointPolicy {
     /// The URL as shown in messages and provenance: no user, password, query or fragment.
     ///
     /// A query may carry an API key, so it is replaced by `?<redacted>`.
-    static func displayString(for url: URL) -> String {
+    public static func displayString(for url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return "<unparseable URL>"
         }
@@ -97,7 +97,7 @@ enum EndpointPolicy {
     }
 
     /// Whether two URLs share scheme, host and port (the same origin).
-    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+    public static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
         func origin(_ url: URL) -> (String, String, Int)? {
             guard let scheme = url.scheme?.lowercased(), let host = hostName(of: url)?.lowercased() else { return nil }
             let port = url.port ?? (scheme == "https" ? 443 : 80)

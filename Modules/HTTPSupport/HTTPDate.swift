@@ -7,11 +7,11 @@ import Foundation
 /// - asctime: `Sun Nov  6 08:49:37 1994`
 ///
 /// The weekday is not checked against the date.
-enum HTTPDate {
+public enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
     /// The date `text` denotes, or `nil` when it is none of the three forms.
-    static func parse(_ text: String) -> Date? {
+    public static func parse(_ text: String) -> Date? {
         let parts = text.split(separator: " ").map(String.init)
         if parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT", parts[3].count == 4 {
             return make(year: Int(parts[3]), month: parts[2], day: Int(parts[1]), time: parts[4])

@@ -3,20 +3,20 @@ import Foundation
 
 /// Removes secret header values from text before the adapter lets it out.
 ///
-/// Every message the fetcher produces passes through this, as a second line of defence: the
+/// Every message an HTTP adapter's fetcher produces passes through this, as a second line of defence: the
 /// messages are built without header values in the first place.
-struct SecretRedactor: Sendable {
+public struct SecretRedactor: Sendable {
     /// What replaces a secret.
-    static let placeholder = "<redacted>"
+    public static let placeholder = "<redacted>"
 
     /// The header names that are always secret, lowercased.
-    static let alwaysSecretHeaderNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "x-api-key"]
+    public static let alwaysSecretHeaderNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "x-api-key"]
 
     private let fragments: [String]
 
     /// Creates a redactor for these secret values; each long word inside a value (a token after
     /// `Bearer`) is also redacted on its own.
-    init(secretValues: some Sequence<String>) {
+    public init(secretValues: some Sequence<String>) {
         var found = Set<String>()
         for value in secretValues {
             let trimmed = value.trimmingCharacters(in: .whitespaces)
@@ -29,7 +29,7 @@ struct SecretRedactor: Sendable {
     }
 
     /// `text` with every secret replaced by `<redacted>`.
-    func redact(_ text: String) -> String {
+    public func redact(_ text: String) -> String {
         var out = text
         for fragment in fragments where out.contains(fragment) {
             out = out.replacingOccurrences(of: fragment, with: Self.placeholder)
@@ -38,7 +38,7 @@ struct SecretRedactor: Sendable {
     }
 
     /// `error` with its message redacted.
-    func redact(_ error: FetchError) -> FetchError {
+    public func redact(_ error: FetchError) -> FetchError {
         var copy = error
         copy.message = redact(error.message)
         if case .unsupportedContentType(let type?) = error.kind { copy.kind = .unsupportedContentType(redact(type)) }

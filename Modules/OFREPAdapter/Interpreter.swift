@@ -1,6 +1,7 @@
 import ConfigDomain
 import ConfigPorts
 import Foundation
+import HTTPSupport
 
 /// Turns an OFREP server's answer into a ``ConfigPorts/FetchResult`` or a typed
 /// ``ConfigDomain/FetchError`` that says whether and when to retry. Pure: no I/O.
@@ -59,6 +60,10 @@ struct Interpreter {
         let status = answer.status
         let answered = "the OFREP server at \(display) answered HTTP \(status)"
         let retryAt = RetryAfter.date(answer.retryAfter, now: now)
+        let details = status >= 500 ? Self.failure(in: answer.body).details.map { " (\(Self.short($0)))" } ?? "" : ""
+        if let transient = FetchError.transient(status: status, answered: answered, retryAt: retryAt, details: details) {
+            return transient
+        }
         switch status {
         case 400:
             let failure = Self.failure(in: answer.body)
@@ -90,21 +95,6 @@ struct Interpreter {
                 .httpStatus(404), retry: .doNotRetry,
                 message: "\(answered) (not found); check the endpoint: it is the server's base URL, without "
                     + "/ofrep/v1/evaluate/flags, which the fetcher adds")
-        case 429:
-            return FetchError(
-                .rateLimited(status: 429), retry: retryAt.map(RetryAdvice.after) ?? .backoff,
-                message: "\(answered) (too many requests)" + (retryAt.map { "; it asks to retry after \($0)" } ?? ""))
-        case 503 where retryAt != nil:
-            return FetchError(
-                .rateLimited(status: 503), retry: retryAt.map(RetryAdvice.after) ?? .backoff,
-                message: "\(answered) (unavailable)" + (retryAt.map { "; it asks to retry after \($0)" } ?? ""))
-        case 500..<600:
-            let details = Self.failure(in: answer.body).details.map { " (\(Self.short($0)))" } ?? ""
-            return FetchError(
-                .httpStatus(status), retry: retryAt.map(RetryAdvice.after) ?? .backoff,
-                message: "\(answered)\(details), a server-side failure that may pass")
-        case 408:
-            return FetchError(.httpStatus(408), retry: .backoff, message: "\(answered) (request timeout)")
         default:
             return FetchError(
                 .httpStatus(status), retry: .doNotRetry,
@@ -145,24 +135,5 @@ struct Interpreter {
     static func short(_ text: String) -> String {
         let printable = OFREPHeaders.printable(text)
         return printable.count > 200 ? String(printable.prefix(200)) + "…" : printable
-    }
-}
-
-/// Reads `Retry-After`: seconds, an HTTP date (`Wed, 21 Oct 2015 07:28:00 GMT`), or, as OFREP's own
-/// examples write it, an ISO 8601 date-time (`2024-02-07T12:00:00Z`).
-enum RetryAfter {
-    /// The date the value names, or nil when it is none of the three forms.
-    static func date(_ value: String?, now: Date) -> Date? {
-        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        if text.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            guard let seconds = Int(text) else { return nil }
-            return now.addingTimeInterval(TimeInterval(seconds))
-        }
-        if let date = ISO8601DateFormatter().date(from: text) { return date }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(secondsFromGMT: 0)
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.date(from: text)
     }
 }

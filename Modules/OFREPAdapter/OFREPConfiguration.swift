@@ -1,5 +1,6 @@
 import ConfigDomain
 import Foundation
+import HTTPSupport
 
 extension OFREPFetcher {
     /// Where an ``OFREPFetcher`` finds its server and how it talks to it.
@@ -96,7 +97,7 @@ extension OFREPFetcher {
 
         /// The lowercased names of every secret header: the four fixed ones and ``secretHeaderNames``.
         public var allSecretHeaderNames: Set<String> {
-            Set(["authorization", "proxy-authorization", "cookie", "x-api-key"]).union(secretHeaderNames.map { $0.lowercased() })
+            SecretRedactor.alwaysSecretHeaderNames.union(secretHeaderNames.map { $0.lowercased() })
         }
 
         /// Whether the header `name` (any case) is secret.
@@ -105,20 +106,22 @@ extension OFREPFetcher {
         /// ``headers`` with secret values replaced by `<redacted>`.
         public var redactedHeaders: [String: String] {
             headers.reduce(into: [:]) { out, header in
-                out[header.key] = isSecret(headerName: header.key) ? Redactor.placeholder : header.value
+                out[header.key] = isSecret(headerName: header.key) ? SecretRedactor.placeholder : header.value
             }
         }
 
         /// Checks the settings; the message says which one is wrong and how to fix it.
         func validate() throws(OFREPConfigurationError) {
             guard let scheme = endpoint.scheme?.lowercased(), ["http", "https"].contains(scheme),
-                let host = Endpoint.hostName(of: endpoint), !host.isEmpty
+                let host = EndpointPolicy.hostName(of: endpoint), !host.isEmpty
             else {
                 throw OFREPConfigurationError(
                     .invalidEndpoint,
-                    message: "the OFREP endpoint \(Endpoint.display(endpoint)) is not an http or https URL with a host")
+                    message:
+                        "the OFREP endpoint \(EndpointPolicy.displayString(for: endpoint)) is not an http or https URL with a host"
+                )
             }
-            if scheme == "http", !allowsInsecureHTTPForNonLoopbackHosts, !Endpoint.isLoopback(host) {
+            if scheme == "http", !allowsInsecureHTTPForNonLoopbackHosts, !EndpointPolicy.isLoopback(host: host) {
                 throw OFREPConfigurationError(
                     .insecureEndpoint,
                     message: "plain http to the non-loopback host \(host) is refused: every user's evaluation context and "
@@ -147,7 +150,8 @@ extension OFREPFetcher.Configuration: CustomStringConvertible, CustomReflectable
     /// A summary with secret header values redacted.
     public var description: String {
         let list = redactedHeaders.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-        return "OFREPFetcher.Configuration(endpoint: \(Endpoint.display(endpoint)), headers: [\(list)], timeout: \(timeout), "
+        return
+            "OFREPFetcher.Configuration(endpoint: \(EndpointPolicy.displayString(for: endpoint)), headers: [\(list)], timeout: \(timeout), "
             + "maxBodySize: \(maxBodySize), allowsInsecureHTTPForNonLoopbackHosts: \(allowsInsecureHTTPForNonLoopbackHosts))"
     }
 
@@ -156,7 +160,7 @@ extension OFREPFetcher.Configuration: CustomStringConvertible, CustomReflectable
         Mirror(
             self,
             children: [
-                "endpoint": Endpoint.display(endpoint), "headers": redactedHeaders, "timeout": timeout,
+                "endpoint": EndpointPolicy.displayString(for: endpoint), "headers": redactedHeaders, "timeout": timeout,
                 "maxBodySize": maxBodySize, "secretHeaderNames": allSecretHeaderNames.sorted(),
                 "allowsInsecureHTTPForNonLoopbackHosts": allowsInsecureHTTPForNonLoopbackHosts,
             ],

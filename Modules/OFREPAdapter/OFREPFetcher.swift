@@ -1,6 +1,7 @@
 import ConfigDomain
 import ConfigPorts
 import Foundation
+import HTTPSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -46,7 +47,7 @@ public struct OFREPFetcher: ConfigFetcher {
     private let links: StreamLinks
     /// The endpoint as messages show it.
     private let display: String
-    private let redactor: Redactor
+    private let redactor: SecretRedactor
 
     /// Creates a fetcher.
     ///
@@ -57,8 +58,8 @@ public struct OFREPFetcher: ConfigFetcher {
         self.configuration = configuration
         self.transport = Transport(timeout: configuration.timeout)
         self.links = StreamLinks()
-        self.display = Endpoint.display(configuration.endpoint)
-        self.redactor = Redactor(
+        self.display = EndpointPolicy.displayString(for: configuration.endpoint)
+        self.redactor = SecretRedactor(
             secretValues: configuration.headers.compactMap { configuration.isSecret(headerName: $0.key) ? $0.value : nil })
     }
 
@@ -108,9 +109,7 @@ public struct OFREPFetcher: ConfigFetcher {
                 return result
             }
         } catch {
-            var redacted = error
-            redacted.message = redactor.redact(error.message)
-            throw redacted
+            throw redactor.redact(error)
         }
     }
 

@@ -13,8 +13,10 @@
 //   TestDoubles    platform modules, ConfigDomain, ConfigPorts, and Testing (for ContractReport.recordIssues);
 //                  never a shared library.
 //   shared         the modules in `sharedLibraries` (today Targeting: the condition language, bucketing, hashes
-//   libraries      and versions the rule dialects share): platform modules, ConfigDomain and ConfigPorts. A
-//                  shared library never imports an adapter, another shared library, nor RemoteConfig.
+//   libraries      and versions the rule dialects share; and HTTPSupport: URL policy, secret redaction,
+//                  Retry-After and the "not now" status errors the HTTP adapters share): platform modules,
+//                  ConfigDomain and ConfigPorts. A shared library never imports an adapter, another shared
+//                  library, nor RemoteConfig.
 //   any other      is an adapter (HTTPAdapter, FileCacheAdapter, EnvAdapter, FirebaseFormat, and every
 //                  adapter added later): platform modules, ConfigDomain, ConfigPorts and the shared libraries.
 //                  An adapter never imports another adapter, nor RemoteConfig.
@@ -65,7 +67,7 @@ struct DependencyRuleTests {
     static let core: Set<String> = ["ConfigDomain", "ConfigPorts"]
 
     /// THE shared libraries: code several adapters share, which adapters may import and the client never does.
-    static let sharedLibraries: Set<String> = ["Targeting"]
+    static let sharedLibraries: Set<String> = ["Targeting", "HTTPSupport"]
 
     /// What the core modules, the client and the doubles may import (shared libraries and adapters: `allowedImports`).
     static let rules: [String: Set<String>] = [
@@ -282,6 +284,10 @@ struct DependencyRuleTests {
         #expect(Self.violations(of: "RemoteConfigApp", in: [("A.swift", "RemoteConfig"), ("B.swift", "SwiftUI")]).isEmpty)
         #expect(Self.violations(of: "Targeting", in: [("A.swift", "UnleashFormat")]) == ["A.swift imports UnleashFormat"])
         #expect(Self.violations(of: "Targeting", in: [("A.swift", "ConfigDomain"), ("B.swift", "Foundation")]).isEmpty)
+        #expect(Self.violations(of: "OFREPAdapter", in: [("A.swift", "HTTPSupport")]).isEmpty)
+        #expect(Self.violations(of: "HTTPSupport", in: [("A.swift", "HTTPAdapter")]) == ["A.swift imports HTTPAdapter"])
+        #expect(Self.violations(of: "HTTPSupport", in: [("A.swift", "Targeting")]) == ["A.swift imports Targeting"])
+        #expect(Self.violations(of: "RemoteConfig", in: [("A.swift", "HTTPSupport")]) == ["A.swift imports HTTPSupport"])
     }
 
     @Test("the tests find every module: the core, RemoteConfig, TestDoubles, the shared libraries and the known adapters")

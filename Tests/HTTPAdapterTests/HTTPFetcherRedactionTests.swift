@@ -2,6 +2,7 @@ import ConfigDomain
 import ConfigPorts
 import FlyingFox
 import Foundation
+import HTTPSupport
 import TestSupport
 import Testing
 
