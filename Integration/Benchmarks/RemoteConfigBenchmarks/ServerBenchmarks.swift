@@ -44,22 +44,50 @@ func registerServerBenchmarks() {
         try await ServerFixture.make(reportingExposures: true)
     }
 
-    // The same evaluation through the request's context: a plain read inside `ServiceContext.withValue`, from a
-    // client built with `.contextSource(ServiceContextSource())`; one request's context per 1,000 reads.
+    // The same evaluations through the request's context: each read a request of its own, a plain read inside
+    // `ServiceContext.withValue` from a client built with `.contextSource(ServiceContextSource())`, cycling through
+    // the same 1,024 contexts as the explicit call (a request that reads one flag: the most the task-local costs).
     Benchmark(
         "server.serviceContextRead.Bool.3rules",
         configuration: Suite.configuration(scaling: .kilo, maxDuration: .seconds(2), maxIterations: 1_000)
     ) { benchmark, fixture in
         let client = fixture.client
-        var context = ServiceContext.topLevel
-        context.evaluationContext = fixture.contexts[benchmark.currentIteration & (fixture.contexts.count - 1)]
+        let requests = fixture.contexts.map { user in
+            var request = ServiceContext.topLevel
+            request.evaluationContext = user
+            return request
+        }
+        var index = 0
         Suite.measuringCPU(benchmark) {
-            ServiceContext.withValue(context) {
-                for _ in benchmark.scaledIterations { blackHole(client[ServerWorkload.checkout]) }
+            for _ in benchmark.scaledIterations {
+                ServiceContext.withValue(requests[index]) { blackHole(client[ServerWorkload.checkout]) }
+                index = (index + 1) & (requests.count - 1)
             }
         }
     } setup: {
         try await ServerFixture.make(contextSource: true)
+    }
+
+    // What the middleware pays once per request whatever it reads: `ServiceContext.withValue` with the request's
+    // context, and nothing read but the context itself. The difference to the benchmark above is the read's own cost.
+    Benchmark(
+        "server.serviceContext.withValueOnly",
+        configuration: Suite.configuration(scaling: .kilo, maxDuration: .seconds(2), maxIterations: 1_000)
+    ) { benchmark, fixture in
+        let requests = fixture.contexts.map { user in
+            var request = ServiceContext.topLevel
+            request.evaluationContext = user
+            return request
+        }
+        var index = 0
+        Suite.measuringCPU(benchmark) {
+            for _ in benchmark.scaledIterations {
+                ServiceContext.withValue(requests[index]) { blackHole(ServiceContext.current != nil) }
+                index = (index + 1) & (requests.count - 1)
+            }
+        }
+    } setup: {
+        try await ServerFixture.make()
     }
 
     let total = 1_000_000
