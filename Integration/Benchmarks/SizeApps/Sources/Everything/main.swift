@@ -5,14 +5,19 @@ import EnvAdapter
 import EtcdAdapter
 import FileCacheAdapter
 import FirebaseFormat
+import FlagdFormat
 import Foundation
 import GrowthBookFormat
 import HTTPAdapter
+import HTTPSupport
 import LoggingAdapter
 import MetricsAdapter
+import OFREPAdapter
 import RemoteConfig
 import RemoteConfigApp
 import SSEAdapter
+import ServiceContextAdapter
+import ServiceLifecycleAdapter
 import SigningAdapter
 import Targeting
 import TargetingFormat
@@ -27,6 +32,7 @@ let client = try RemoteConfigClient.builder(fetcher: try HTTPFetcher(url: URL(fi
 let linked: [Any.Type] = [
     RemoteValue<Bool>.self, Condition.self, UserDefaultsOverrideSource.self, FirebaseTemplateFormat.self,
     TargetingJSONFormat.self, GrowthBookFormat.self, UnleashFormat.self, SSEChangeSignalSource.self, EtcdWatcher.self,
-    Ed25519Verifier.self, RemoteConfigProvider.self, LoggingObserver.self, MetricsObserver.self,
+    Ed25519Verifier.self, RemoteConfigProvider.self, LoggingObserver.self, MetricsObserver.self, FlagdFormat.self,
+    OFREPFetcher.self, SecretRedactor.self, ServiceContextSource.self, RemoteConfigService.self,
 ]
 print(client[newCheckout], linked.count)
