@@ -52,11 +52,7 @@ func registerServerBenchmarks() {
         configuration: Suite.configuration(scaling: .kilo, maxDuration: .seconds(2), maxIterations: 1_000)
     ) { benchmark, fixture in
         let client = fixture.client
-        let requests = fixture.contexts.map { user in
-            var request = ServiceContext.topLevel
-            request.evaluationContext = user
-            return request
-        }
+        let requests = fixture.requests
         var index = 0
         Suite.measuringCPU(benchmark) {
             for _ in benchmark.scaledIterations {
@@ -74,11 +70,7 @@ func registerServerBenchmarks() {
         "server.serviceContext.withValueOnly",
         configuration: Suite.configuration(scaling: .kilo, maxDuration: .seconds(2), maxIterations: 1_000)
     ) { benchmark, fixture in
-        let requests = fixture.contexts.map { user in
-            var request = ServiceContext.topLevel
-            request.evaluationContext = user
-            return request
-        }
+        let requests = fixture.requests
         var index = 0
         Suite.measuringCPU(benchmark) {
             for _ in benchmark.scaledIterations {
@@ -130,6 +122,15 @@ func registerServerBenchmarks() {
 struct ServerFixture: Sendable {
     let client: RemoteConfigClient
     let contexts: [EvaluationContext]
+
+    /// Each of ``contexts`` as a request's `ServiceContext`, as a middleware sets it.
+    var requests: [ServiceContext] {
+        contexts.map { user in
+            var request = ServiceContext.topLevel
+            request.evaluationContext = user
+            return request
+        }
+    }
 
     static func make(reportingExposures: Bool = false, contextSource: Bool = false) async throws -> ServerFixture {
         var builder = RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: TargetingWorkload.json(count: 1_000)))
