@@ -95,8 +95,11 @@ var package = Package(
         // A shared library: the condition language, bucketing, hashes and versions the rule dialects share.
         .target(name: "Targeting", dependencies: ["ConfigDomain"], path: "Modules/Targeting", swiftSettings: swiftSettings),
         // A shared library: what the adapters that speak HTTP share (which URLs they may use and how messages show them,
-        // secret redaction, Retry-After, the errors of statuses that mean "not now"), for your own HTTP adapters too.
-        .target(name: "HTTPSupport", dependencies: ["ConfigDomain"], path: "Modules/HTTPSupport", swiftSettings: swiftSettings),
+        // secret redaction, Retry-After, the errors of statuses that mean "not now", a streaming session), for your own
+        // HTTP adapters too.
+        .target(
+            name: "HTTPSupport", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/HTTPSupport",
+            swiftSettings: swiftSettings),
         .target(
             name: "HTTPAdapter", dependencies: ["ConfigDomain", "ConfigPorts", "HTTPSupport"], path: "Modules/HTTPAdapter",
             swiftSettings: swiftSettings),
@@ -119,7 +122,9 @@ var package = Package(
         .target(
             name: "TestDoubles", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/TestDoubles",
             swiftSettings: swiftSettings),
-        .target(name: "SSEAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/SSEAdapter", swiftSettings: swiftSettings),
+        .target(
+            name: "SSEAdapter", dependencies: ["ConfigDomain", "ConfigPorts", "HTTPSupport"], path: "Modules/SSEAdapter",
+            swiftSettings: swiftSettings),
         // The one library module with a third-party edge (recorded in DependencyRuleTests): Ed25519 signatures.
         .target(
             name: "SigningAdapter",

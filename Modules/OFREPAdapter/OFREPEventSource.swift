@@ -1,6 +1,7 @@
 import ConfigDomain
 import ConfigPorts
 import Foundation
+import HTTPSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -113,9 +114,9 @@ struct EventStreamConnection: Sendable {
         request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
         request.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
         if let lastEventID { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
-        let session = EventStreamSession()
+        let session = StreamingSession()
         let (events, continuation) = AsyncStream.makeStream(of: StreamPart.self)
-        let cancel = session.start(request, events: continuation)
+        let cancel = session.start(request, into: continuation)
         defer {
             continuation.finish()
             cancel()
@@ -151,77 +152,6 @@ struct EventStreamConnection: Sendable {
             }
         }
         return accepted
-    }
-}
-
-/// What happens to one streaming request, in order.
-enum StreamPart: Sendable {
-    /// The response head: status and content type.
-    case response(status: Int, contentType: String?)
-    /// Body bytes.
-    case data(Data)
-    /// The request ended.
-    case completed
-}
-
-/// A `URLSession` for one connection, whose delegate streams the task's callbacks (on Linux,
-/// swift-corelibs-foundation calls only session-level delegates, and has no `bytes(for:)`).
-final class EventStreamSession: Sendable {
-    private let session: URLSession
-    private let delegate = StreamDelegate()
-
-    init() {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.urlCredentialStorage = nil
-        // A stream is long and quiet between events.
-        configuration.timeoutIntervalForRequest = 7 * 86_400
-        configuration.timeoutIntervalForResource = 7 * 86_400
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-    }
-
-    deinit { session.invalidateAndCancel() }
-
-    /// Starts `request`; its parts go to `continuation` until the returned closure is called.
-    func start(_ request: URLRequest, events continuation: AsyncStream<StreamPart>.Continuation) -> @Sendable () -> Void {
-        let task = session.dataTask(with: request)
-        delegate.continuation.withLock { $0 = continuation }
-        task.resume()
-        return { [delegate] in
-            delegate.continuation.withLock { $0 = nil }
-            task.cancel()
-        }
-    }
-}
-
-/// Passes the one task's callbacks to the stream its connection reads.
-private final class StreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    let continuation = Locked<AsyncStream<StreamPart>.Continuation?>(nil)
-
-    private func send(_ part: StreamPart) -> Bool {
-        guard let continuation = continuation.current else { return false }
-        if case .terminated = continuation.yield(part) { return false }
-        return true
-    }
-
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-        let http = response as? HTTPURLResponse
-        let part = StreamPart.response(
-            status: http?.statusCode ?? 0, contentType: http?.value(forHTTPHeaderField: "Content-Type"))
-        completionHandler(send(part) ? .allow : .cancel)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        if !send(.data(data)) { dataTask.cancel() }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        _ = send(.completed)
     }
 }
 

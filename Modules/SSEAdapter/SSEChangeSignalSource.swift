@@ -1,6 +1,7 @@
 import ConfigDomain
 import ConfigPorts
 import Foundation
+import HTTPSupport
 
 /// A push source over server-sent events: each event of the stream becomes a ``ChangeSignal``.
 ///
@@ -25,7 +26,7 @@ public final class SSEChangeSignalSource: ChangeSignalSource {
     public let name: String
     /// The settings.
     public let configuration: Configuration
-    private let session = StreamSession()
+    private let session = StreamingSession()
     private let gate = PauseGate()
 
     /// Creates a source for the event stream at `url`.

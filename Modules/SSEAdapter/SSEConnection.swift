@@ -1,6 +1,7 @@
 import ConfigDomain
 import ConfigPorts
 import Foundation
+import HTTPSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -12,7 +13,7 @@ struct SSEConnection: Sendable {
     let url: URL
     let name: String
     let configuration: SSEChangeSignalSource.Configuration
-    let session: StreamSession
+    let session: StreamingSession
     let gate: PauseGate
 
     /// How one connection ended.
@@ -60,7 +61,10 @@ struct SSEConnection: Sendable {
         let (events, continuation) = AsyncStream.makeStream(of: StreamEvent.self)
         let clock = configuration.clock
         let activity = Locked(clock.now())
-        let cancelRequest = session.start(request(lastEventID: lastEventID), events: continuation)
+        let cancelRequest = session.start(request(lastEventID: lastEventID)) { part in
+            if case .terminated = continuation.yield(.part(part)) { return false }
+            return true
+        }
         let gateID = gate.register(continuation)
         let watchdog = configuration.heartbeatTimeout.map { timeout in
             Task { await Self.watch(timeout: timeout, activity: activity, clock: clock, events: continuation) }
@@ -76,7 +80,7 @@ struct SSEConnection: Sendable {
         var ending = Ending()
         for await event in events {
             switch event {
-            case .response(let status, let contentType):
+            case .part(.response(let status, let contentType)):
                 activity.withLock { $0 = clock.now() }
                 if let refusal = Self.refusal(status: status, contentType: contentType, url: url) {
                     ending.error = refusal
@@ -84,7 +88,7 @@ struct SSEConnection: Sendable {
                 }
                 configuration.onEvent?(.connected)
                 if configuration.signalsOnConnect { signals.yield(.changed(version: nil)) }
-            case .data(let chunk):
+            case .part(.data(let chunk)):
                 activity.withLock { $0 = clock.now() }
                 ending.delivered = true
                 let items: [EventStreamParser.Item]
@@ -105,7 +109,7 @@ struct SSEConnection: Sendable {
                         break  // A heartbeat: its arrival already counted as activity.
                     }
                 }
-            case .completed(let code):
+            case .part(.completed(let code)):
                 ending.error =
                     code.map {
                         SSEError(.transport(code: $0), message: "the connection to \(name) failed (NSURLErrorDomain \($0))")

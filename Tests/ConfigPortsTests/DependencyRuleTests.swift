@@ -14,7 +14,8 @@
 //                  never a shared library.
 //   shared         the modules in `sharedLibraries` (today Targeting: the condition language, bucketing, hashes
 //   libraries      and versions the rule dialects share; and HTTPSupport: URL policy, secret redaction,
-//                  Retry-After and the "not now" status errors the HTTP adapters share): platform modules,
+//                  Retry-After, the "not now" status errors and the streaming session the HTTP adapters
+//                  share): platform modules,
 //                  ConfigDomain and ConfigPorts. A shared library never imports an adapter, another shared
 //                  library, nor RemoteConfig.
 //   any other      is an adapter (HTTPAdapter, FileCacheAdapter, EnvAdapter, FirebaseFormat, and every
