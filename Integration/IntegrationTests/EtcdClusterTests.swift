@@ -90,7 +90,7 @@ struct EtcdClusterTests {
             Issue.record("an unconditional fetch must return the payload")
             return
         }
-        let values = try PlainJSONFormat().decode(payload.bytes)
+        let values = try PlainJSONFormat().decode(payload.bytes).values
         #expect(
             values == [
                 "max_retries": .int(3), "greeting": .string("hello there"), "quoted": .string("3"),
@@ -104,7 +104,7 @@ struct EtcdClusterTests {
             Issue.record("deleting a key must change the configuration")
             return
         }
-        #expect(try PlainJSONFormat().decode(after.bytes)["greeting"] == nil)
+        #expect(try PlainJSONFormat().decode(after.bytes).values["greeting"] == nil)
         #expect(after.validators.etag != version)
     }
 
@@ -245,7 +245,7 @@ struct EtcdClusterTests {
                 sorted[sorted.count / 2] * 1000, (sorted.last ?? 0) * 1000))
         // A generous bound, so a loaded machine does not fail the check; the figures above are the measurement.
         #expect((sorted.last ?? 99) < 5)
-        let explanation = "\(client.explain(revision))"
+        let explanation = "\(client.details(revision))"
         #expect(explanation.contains("\(key) at revision \(last)"), "provenance names the key and revision: \(explanation)")
         await client.stop()
     }

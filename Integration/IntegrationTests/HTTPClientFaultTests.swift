@@ -100,7 +100,7 @@ struct HTTPClientFaultTests {
             // The last good configuration survives, whole.
             #expect(client[Flags.greeting] == "hello")
             #expect(client[Flags.limit] == 5)
-            #expect(client.snapshot().snapshotMetadata?.validators.etag == "\"v1\"")
+            #expect(client.view().snapshotMetadata?.validators.etag == "\"v1\"")
 
             // Once the server recovers (and any Retry-After has passed), a refresh revalidates with a 304.
             clock.advance(by: 400 * 86_400 * 10)

@@ -134,7 +134,7 @@ struct HTTPNginxTests {
             let log = try nginx.accessEntries()
             #expect(log.map(\.status) == [200, 304, 200])
             #expect(log[1].bodyBytes == 0)
-            #expect(client.snapshot().snapshotMetadata?.validators.lastModified == "Tue, 14 Nov 2023 22:14:20 GMT")
+            #expect(client.view().snapshotMetadata?.validators.lastModified == "Tue, 14 Nov 2023 22:14:20 GMT")
         }
     }
 }

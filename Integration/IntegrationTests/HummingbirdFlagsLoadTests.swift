@@ -96,8 +96,8 @@
             "thousands of concurrent requests, each answered for its own user; a change applies to every request after the refresh"
         )
         func concurrentLoad() async throws {
-            let before = try TargetingJSONFormat().decodePayload(Data(Self.before.utf8))
-            let after = try TargetingJSONFormat().decodePayload(Data(Self.after.utf8))
+            let before = try TargetingJSONFormat().decode(Data(Self.before.utf8))
+            let after = try TargetingJSONFormat().decode(Data(Self.after.utf8))
             let config = try await TestHTTPServer.start()
             config.publish(Self.before)
             let server: FlagsServerProcess
@@ -187,7 +187,7 @@
 
         @Test("the negative control: setContext, a suspension, then a plain read gives some users another user's flags")
         func swapGivesWrongAnswers() async throws {
-            let payload = try TargetingJSONFormat().decodePayload(Data(Self.before.utf8))
+            let payload = try TargetingJSONFormat().decode(Data(Self.before.utf8))
             let config = try await TestHTTPServer.start()
             config.publish(Self.before)
             let server: FlagsServerProcess

@@ -66,10 +66,13 @@ private func ofrepClient(
 /// Waits (a safety net, not a timed assertion) until the client's refresh started by a context change answered.
 private func nextRefresh(of client: RemoteConfigClient) -> Eventual<ConfigUpdate> {
     let updated = Eventual<ConfigUpdate>()
-    let token = Locked<ObservationToken?>(nil)
-    token.withLock {
-        $0 = client.onChange { update in
-            if update.cause == .refresh, updated.set(update) { token.withLock { $0?.cancel() } }
+    let events = client.events()
+    Task {
+        for await event in events {
+            if case .activated(let update) = event, update.cause == .refresh {
+                _ = updated.set(update)
+                return
+            }
         }
     }
     return updated
@@ -120,7 +123,7 @@ struct OFREPFastFeatureTests {
             try await client.refresh()
             #expect(client[OFREPFlags.broken] == 0)  // the key's default
             #expect(client[OFREPFlags.greeting] == "Hello")
-            let rejection = try #require(client.explain(OFREPFlags.broken).rejected.first)
+            let rejection = try #require(client.details(OFREPFlags.broken).rejected.first)
             guard case .remoteEvaluation(let code, let details)? = rejection.targeting?.kind else {
                 Issue.record("expected a remote evaluation problem, got \(rejection)")
                 return
@@ -161,7 +164,7 @@ struct OFREPFastFeatureTests {
             try await client.refresh()
             #expect(client[OFREPFlags.greeting] == "Hello")
             let refreshed = nextRefresh(of: client)
-            client.setContext(EvaluationContext(targetingKey: "u2"))
+            client.updateContext { $0 = EvaluationContext(targetingKey: "u2") }
             _ = await refreshed.value(within: 20)
             #expect(client[OFREPFlags.greeting] == "Hi")
             await client.stop()

@@ -89,7 +89,7 @@ struct ReadmeQuickStartTests {
         #expect(offline[Flags.newCheckout] == true)
         #expect(offline[Flags.maxRetries] == 7)
         #expect(offline.status.lastError != nil)
-        #expect(offline.explain(Flags.maxRetries).layer == .snapshot(source: url.absoluteString))
+        #expect(offline.details(Flags.maxRetries).layer == .snapshot(source: url.absoluteString))
         await client.stop()
         await offline.stop()
     }
@@ -109,7 +109,7 @@ struct ReadmeQuickStartTests {
         #expect(client[Flags.maxRetries] == 6)
         #expect(client.status.cache == .inSync)
         #expect(client.status.lastFetch == nil, "nothing was fetched: the values came from the cache file")
-        #expect(client.explain(Flags.maxRetries).layer == .snapshot(source: url.absoluteString))
+        #expect(client.details(Flags.maxRetries).layer == .snapshot(source: url.absoluteString))
         await client.stop()
     }
 

@@ -25,8 +25,8 @@ struct SwiftUIExampleTests {
         try await TestHTTPServer.with { server in
             let outcome = try await runExample(main: server.url("/absent.json"), experiments: server.url("/absent.json"))
             let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
-            #expect(lines.contains("new_checkout = true  [from bundled defaults defaults.plist]"))
-            #expect(lines.contains("max_retries = 5  [from bundled defaults Settings.bundle]"))
+            #expect(lines.contains("new_checkout = true (DEFAULT) from bundled defaults defaults.plist"))
+            #expect(lines.contains("max_retries = 5 (DEFAULT) from bundled defaults Settings.bundle"))
             #expect(lines.contains("before refresh: new checkout true, attempts 6"))
             #expect(lines.contains { $0.hasPrefix("after set: theme dark [from override user settings (user settings:theme)") })
             #expect(lines.contains { $0.hasPrefix("provider default: failed:") })
@@ -40,9 +40,9 @@ struct SwiftUIExampleTests {
             server.publish(#"{"max_retries": 2, "banner_text": "From the server"}"#)
             let outcome = try await runExample(main: server.url(), experiments: server.url("/experiments.json"))
             let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
-            #expect(lines.contains("max_retries = 2  [from snapshot \(server.url().absoluteString)]"), "\(lines)")
-            #expect(lines.contains("banner_text = \"From the server\"  [from snapshot \(server.url().absoluteString)]"))
-            #expect(lines.contains("new_checkout = true  [from bundled defaults defaults.plist]"))
+            #expect(lines.contains("max_retries = 2 (STATIC) from snapshot \(server.url().absoluteString)"), "\(lines)")
+            #expect(lines.contains("banner_text = \"From the server\" (STATIC) from snapshot \(server.url().absoluteString)"))
+            #expect(lines.contains("new_checkout = true (DEFAULT) from bundled defaults defaults.plist"))
             #expect(lines.contains("provider default: ok"))
             #expect(lines.contains { $0.hasPrefix("provider experiments: failed:") })
         }

@@ -66,7 +66,7 @@ struct FlagdDifferentialTests {
         for line in lines {
             let oracleCase = try FlagdCase(line)
             let text = oracleCase.payload.jsonText()
-            if decoded?.text != text { decoded = (text, try format.decodePayload(Data(text.utf8))) }
+            if decoded?.text != text { decoded = (text, try format.decode(Data(text.utf8))) }
             if let payload = decoded?.payload { tally.add(oracleCase.compare(payload)) }
         }
         return tally
@@ -189,7 +189,7 @@ struct FlagdCase {
     }
 }
 
-/// What flagd-core answered for one flag, and how the library's ``Evaluation`` must match it.
+/// What flagd-core answered for one flag, and how the library's `EvaluationDetails` must match it.
 struct FlagdAnswer {
     let value: ConfigValue
     let servedDefault: Bool
@@ -208,7 +208,7 @@ struct FlagdAnswer {
     }
 
     /// What differs between this answer and the library's `evaluation` (with the payload's `metadata` for the flag), in words.
-    func differences(from evaluation: Evaluation, metadata libraryMetadata: [String: ConfigValue]?) -> [String] {
+    func differences(from evaluation: EvaluationDetails<ConfigValue?>, metadata libraryMetadata: [String: ConfigValue]?) -> [String] {
         var differences: [String] = []
         if servedDefault {
             if let served = evaluation.value {

@@ -154,7 +154,7 @@ struct GrowthBookCase {
 
     /// Evaluates every feature through the public API and compares it with GrowthBook's answer.
     func compare() throws -> Outcome {
-        let decoded = try GrowthBookFormat().decodePayload(Data(payload.jsonText().utf8))
+        let decoded = try GrowthBookFormat().decode(Data(payload.jsonText().utf8))
         let context = context
         var disagreements: [Disagreement] = []
         for (feature, answer) in expected.sorted(by: { $0.key < $1.key }) {
@@ -178,7 +178,7 @@ struct GrowthBookCase {
     }
 }
 
-/// What GrowthBook's SDK answered for one feature, and how the library's ``Evaluation`` must match it.
+/// What GrowthBook's SDK answered for one feature, and how the library's `EvaluationDetails` must match it.
 ///
 /// The library serves nothing (nil) where GrowthBook's value is `null`; a feature with rules and
 /// no deciding rule answers `DEFAULT`, one without rules `STATIC` (or `FLAG_NOT_FOUND` when its
@@ -220,7 +220,7 @@ struct GrowthBookAnswer {
     }
 
     /// What differs between this answer and the library's `evaluation` of a feature with `rules`.
-    func differences(from evaluation: Evaluation, rules: [ConfigValue]) -> [Difference] {
+    func differences(from evaluation: EvaluationDetails<ConfigValue?>, rules: [ConfigValue]) -> [Difference] {
         var differences: [Difference] = []
         func differ(_ field: Field, _ text: String) { differences.append(Difference(field: field, text: text)) }
         let match = evaluation.decision?.match
@@ -243,7 +243,7 @@ struct GrowthBookAnswer {
             }
         case "defaultValue", "prerequisite", "cyclicPrerequisite":
             if let match { differ(.source, "source \(source), library rule \(match.ruleID)") }
-            let reason: Evaluation.Reason = rules.isEmpty ? (servesNothing ? .error : .staticValue) : .defaultValue
+            let reason: EvaluationReason = rules.isEmpty ? (servesNothing ? .error : .staticValue) : .defaultValue
             if evaluation.reason != reason { differ(.source, "source \(source), reason \(evaluation.reason.rawValue)") }
         default:
             differ(.source, "unexpected source \(source)")

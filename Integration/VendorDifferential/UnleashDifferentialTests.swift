@@ -8,7 +8,7 @@ import UnleashFormat
 ///
 /// `Oracles/unleash_oracle.py` generates the cases from a seed and evaluates them with Yggdrasil
 /// (`yggdrasil-engine`, which `UnleashClient` installs); this suite evaluates the same payloads
-/// through the public API, `UnleashFormat(hostname:).decodePayload(_:)` then
+/// through the public API, `UnleashFormat(hostname:).decode(_:)` then
 /// `DecodedPayload.evaluate(_:in:)` on `<flag>`, `<flag>.variant` and `<flag>.payload`, all in this
 /// process, and compares the Boolean, the variant's name, its payload and whether it is enabled.
 ///
@@ -93,7 +93,7 @@ extension UnleashDifferentialTests {
         let document = try #require(line["payload"])
         let contexts = try #require(line["contexts"]?.arrayValue)
         let expectations = try #require(line["expected"]?.arrayValue)
-        let decoded = try UnleashFormat(hostname: hostname).decodePayload(Data(document.jsonText().utf8))
+        let decoded = try UnleashFormat(hostname: hostname).decode(Data(document.jsonText().utf8))
         if !decoded.ruleProblems.isEmpty {
             let problems = decoded.ruleProblems.values.joined().map(\.description)
             tally.disagreements.append(

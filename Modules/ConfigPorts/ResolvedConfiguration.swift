@@ -4,26 +4,23 @@ import Foundation
 /// A resolved configuration that other code reads raw values from and watches: what a bridge to
 /// another configuration API (such as swift-configuration's `ConfigProvider`) needs from a client.
 ///
-/// `RemoteConfigClient` conforms. The contract:
-/// - ``resolvedValues()`` answers on the calling thread, without I/O, from one consistent state.
-/// - ``resolvedValueUpdates()`` yields the current values first, then the values after each
-///   change, and finishes when the source stops or the consuming task is cancelled.
-/// - ``resolvedValues(for:)`` answers as ``resolvedValues()`` with the targeting rules evaluated for
-///   the context given (a server's request), changing nothing.
-/// - ``freshResolvedValues()`` brings the values up to date where the source can (a client
-///   refreshes when its snapshot is not fresh) and never throws: a failure keeps the last good values.
+/// `RemoteConfigClient` conforms with its own reads: `view(for:)`, `fetch(_:for:)` and `watch()`.
+/// The contract:
+/// - ``view(for:)`` answers on the calling thread, without I/O, from one consistent state: for the
+///   context given (a server's request: targeting rules evaluated for it, no state changed), or the
+///   configuration's own when nil.
+/// - ``fetch(_:for:)`` brings the values up to date first where the policy asks and the source can
+///   (a client refreshes every provider whose snapshot is not fresh), and never throws: a failure
+///   keeps the last good values.
+/// - ``watch()`` yields the current state first, then each new state, and finishes when the source
+///   stops or the consuming task is cancelled.
 public protocol ResolvedConfiguration: Sendable {
-    /// The values reads see now.
-    func resolvedValues() -> ResolvedValues
-    /// The current values, then the values after each change.
-    func resolvedValueUpdates() -> AsyncStream<ResolvedValues>
-    /// The values after bringing them up to date where possible; a failure keeps the last good values.
-    func freshResolvedValues() async -> ResolvedValues
-    /// The values reads see for `context`, given with the call: targeting rules evaluated for it, no state changed.
-    func resolvedValues(for context: EvaluationContext) -> ResolvedValues
-}
-
-extension ResolvedConfiguration {
-    /// The values reads see now: a configuration without targeting answers the same for every context.
-    public func resolvedValues(for context: EvaluationContext) -> ResolvedValues { resolvedValues() }
+    /// One state's values.
+    associatedtype View: ResolvedValues
+    /// The values reads see now, for `context` (nil: the configuration's own).
+    func view(for context: EvaluationContext?) -> View
+    /// The values after bringing them up to date as `policy` says; a failure keeps the last good values.
+    func fetch(_ policy: ReadPolicy, for context: EvaluationContext?) async -> View
+    /// The current state, then each new state.
+    func watch() -> AsyncStream<View>
 }

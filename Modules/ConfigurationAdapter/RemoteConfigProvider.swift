@@ -30,7 +30,7 @@ import Foundation
 public struct RemoteConfigProvider: ConfigProvider {
     /// The provider's name in access reports, `RemoteConfigProvider` unless given.
     public let providerName: String
-    private let source: any ResolvedConfiguration
+    private let source: Source
     private let lookup: ValueLookup
 
     /// Creates a provider that reads `source`.
@@ -41,12 +41,12 @@ public struct RemoteConfigProvider: ConfigProvider {
     ///   - bytesDecoder: how a string value reads as bytes.
     ///   - secretsSpecifier: marks further values secret by their dotted name (registered secret keys always are).
     public init(
-        _ source: any ResolvedConfiguration, name: String = "RemoteConfigProvider",
+        _ source: some ResolvedConfiguration, name: String = "RemoteConfigProvider",
         bytesDecoder: some ConfigBytesFromStringDecoder = .base64,
         secretsSpecifier: SecretsSpecifier<String, ConfigDomain.ConfigValue> = .none
     ) {
         self.providerName = name
-        self.source = source
+        self.source = Source(source)
         self.lookup = ValueLookup(conversion: ContentConversion(bytesDecoder: bytesDecoder), secrets: secretsSpecifier)
     }
 
@@ -60,15 +60,16 @@ public struct RemoteConfigProvider: ConfigProvider {
 
     /// The value after a refresh when the snapshot was not fresh.
     public func fetchValue(forKey key: AbsoluteConfigKey, type: ConfigType) async throws -> LookupResult {
-        let fresh = await source.freshResolvedValues()
-        guard !key.context.isEmpty else { return try lookup.lookup(key, as: type, in: fresh) }
-        return try lookup.lookup(key, as: type, in: values(for: key))
+        let fresh = await source.fetch(Self.context(of: key))
+        return try lookup.lookup(key, as: type, in: fresh)
     }
 
     /// The values `key` reads: for its context when it has one, else the client's own.
-    private func values(for key: AbsoluteConfigKey) -> ResolvedValues {
-        guard !key.context.isEmpty else { return source.resolvedValues() }
-        return source.resolvedValues(for: EvaluationContextMapping.evaluationContext(of: key.context))
+    private func values(for key: AbsoluteConfigKey) -> any ResolvedValues { source.view(Self.context(of: key)) }
+
+    /// The evaluation context of `key`'s context, or nil when it has none (the configuration's own applies).
+    private static func context(of key: AbsoluteConfigKey) -> EvaluationContext? {
+        key.context.isEmpty ? nil : EvaluationContextMapping.evaluationContext(of: key.context)
     }
 
     /// The current value first, then the value after each activation that changed it.
@@ -83,7 +84,7 @@ public struct RemoteConfigProvider: ConfigProvider {
             bufferingPolicy: .bufferingNewest(1))
         let follower = Task { [source, lookup] in
             var last: Result<LookupResult, ProviderValueError>?
-            for await values in source.resolvedValueUpdates() {
+            for await values in source.watch() {
                 let result = Result { () throws(ProviderValueError) in try lookup.lookup(key, as: type, in: values) }
                 guard result != last else { continue }
                 last = result
@@ -97,7 +98,7 @@ public struct RemoteConfigProvider: ConfigProvider {
 
     /// One state of the configuration: several reads through it see the same values.
     public func snapshot() -> any Configuration.ConfigSnapshot {
-        RemoteConfigProviderSnapshot(providerName: providerName, values: source.resolvedValues(), lookup: lookup)
+        RemoteConfigProviderSnapshot(providerName: providerName, values: source.view(nil), lookup: lookup)
     }
 
     /// The current snapshot first, then a snapshot after each activation.
@@ -110,12 +111,34 @@ public struct RemoteConfigProvider: ConfigProvider {
         let (stream, continuation) = AsyncStream<any Configuration.ConfigSnapshot>.makeStream(
             bufferingPolicy: .bufferingNewest(1))
         let follower = Task { [source, lookup, providerName] in
-            for await values in source.resolvedValueUpdates() {
+            for await values in source.watch() {
                 continuation.yield(RemoteConfigProviderSnapshot(providerName: providerName, values: values, lookup: lookup))
             }
             continuation.finish()
         }
         defer { follower.cancel() }
         return try await updatesHandler(ConfigUpdatesAsyncSequence(stream))
+    }
+}
+
+/// A resolved configuration's reads, with its view type erased, so the provider is not generic over its source.
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+private struct Source: Sendable {
+    let view: @Sendable (EvaluationContext?) -> any ResolvedValues
+    let fetch: @Sendable (EvaluationContext?) async -> any ResolvedValues
+    let watch: @Sendable () -> AsyncStream<any ResolvedValues>
+
+    init<Configuration: ResolvedConfiguration>(_ configuration: Configuration) {
+        view = { configuration.view(for: $0) }
+        fetch = { await configuration.fetch(.refreshBeforeReturning, for: $0) }
+        watch = {
+            let (stream, continuation) = AsyncStream<any ResolvedValues>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            let forwarding = Task {
+                for await values in configuration.watch() { continuation.yield(values) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in forwarding.cancel() }
+            return stream
+        }
     }
 }

@@ -9,7 +9,7 @@ public struct RemoteConfigProviderSnapshot: Configuration.ConfigSnapshot {
     /// The name of the provider that made the snapshot.
     public let providerName: String
     /// The state it reads.
-    let values: ResolvedValues
+    let values: any ResolvedValues
     /// How it reads.
     let lookup: ValueLookup
 

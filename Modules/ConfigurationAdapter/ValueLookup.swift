@@ -20,7 +20,7 @@ struct ValueLookup: Sendable {
 
     /// The value for `key` in `values`, as content of `type`.
     func lookup(
-        _ key: AbsoluteConfigKey, as type: ConfigType, in values: ResolvedValues
+        _ key: AbsoluteConfigKey, as type: ConfigType, in values: any ResolvedValues
     ) throws(ProviderValueError) -> LookupResult {
         let name = key.components.joined(separator: ".")
         guard let entry = Self.entry(for: key.components, in: values), !entry.value.isNull else {
@@ -32,7 +32,7 @@ struct ValueLookup: Sendable {
     }
 
     /// The value named by all of `components`, else the member inside the value of the longest name that has one.
-    static func entry(for components: [String], in values: ResolvedValues) -> ResolvedValues.Entry? {
+    static func entry(for components: [String], in values: any ResolvedValues) -> ResolvedEntry? {
         guard !components.isEmpty else { return nil }
         for split in stride(from: components.count, to: 0, by: -1) {
             guard let holder = values.entry(forName: components[..<split].joined(separator: ".")) else { continue }
@@ -41,7 +41,7 @@ struct ValueLookup: Sendable {
                 guard let inner = value[member] else { return nil }
                 value = inner
             }
-            return ResolvedValues.Entry(value: value, isSecret: holder.isSecret)
+            return ResolvedEntry(value: value, isSecret: holder.isSecret)
         }
         return nil
     }

@@ -101,12 +101,12 @@ public struct FirebaseTemplateFormat: PayloadFormat {
     }
 
     /// Decodes the template's default values; dropped parameters go to `onDroppedParameter`.
-    public func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] {
+    public func decode(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
         let template = try decodeTemplate(bytes)
         if let onDroppedParameter {
             for problem in template.droppedParameters { onDroppedParameter(problem) }
         }
-        return template.values
+        return DecodedPayload(values: template.values)
     }
 
     /// Decodes the template, returning the values and the parameters dropped with why.

@@ -20,7 +20,7 @@ struct FlagdFlagRules: TargetingRules {
     ///   anything else, or a rule that fails: `ERROR` with `GENERAL`, no value;
     /// - no default variant (`null`): no value, reason `DEFAULT`; a default variant that is not one
     ///   of the variants: `ERROR` with `GENERAL`.
-    func evaluate(in context: EvaluationContext) -> TargetingDecision {
+    func evaluate(in context: EvaluationContext, explaining: Bool) -> TargetingDecision {
         guard flag.isEnabled else { return TargetingDecision(value: nil, reason: .disabled) }
         guard let targeting = flag.targeting else { return defaultVariant(.staticValue, read: []) }
         var evaluator = LogicEvaluator(flagKey: flag.key, hashing: hashing)
@@ -65,7 +65,7 @@ struct FlagdFlagRules: TargetingRules {
     }
 
     /// The default variant with `reason`; no value (`DEFAULT`) without one.
-    private func defaultVariant(_ reason: Evaluation.Reason, read: [String]) -> TargetingDecision {
+    private func defaultVariant(_ reason: EvaluationReason, read: [String]) -> TargetingDecision {
         guard let name = flag.defaultVariant else {
             return TargetingDecision(value: nil, attributesRead: read, reason: .defaultValue)
         }

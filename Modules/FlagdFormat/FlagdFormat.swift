@@ -75,17 +75,13 @@ public struct FlagdFormat: PayloadFormat {
         self.parser = parser
     }
 
-    /// Each enabled flag's default variant value (flags without one, disabled flags and rejected flags left out).
-    public func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] {
-        try decodePayload(bytes).values
-    }
 
     /// Every flag as a key with rules, each enabled flag's default variant value, each flag's
     /// metadata, and the problems that rejected flags.
     ///
     /// - Throws: ``PayloadError`` when the bytes are not JSON, the top level is not an object, it has
     ///   no `flags` object, or its `$evaluators` or `metadata` are not objects of the right values.
-    public func decodePayload(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
+    public func decode(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
         let members = try parser.parseObject(
             bytes, format: name, requirement: "the top level must be a flagd flag definition object with \"flags\"")
         let reader = try FlagdReader(members, format: name)

@@ -19,7 +19,7 @@ struct GrowthBookFeatureRules: TargetingRules {
     }
 
     /// GrowthBook's value for the context; `null` (unknown, blocked by a prerequisite, no default) serves nothing.
-    func evaluate(in context: EvaluationContext) -> TargetingDecision {
+    func evaluate(in context: EvaluationContext, explaining: Bool) -> TargetingDecision {
         var evaluator = GrowthBookEvaluator(features: payload.features, savedGroups: payload.savedGroups, context: context)
         let result = evaluator.evaluateFeature(id)
         let rules = payload.features[id]?.rules ?? []

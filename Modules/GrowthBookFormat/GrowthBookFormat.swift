@@ -53,16 +53,12 @@ public struct GrowthBookFormat: PayloadFormat {
         self.parser = parser
     }
 
-    /// Every feature's `defaultValue` (features rejected by problems left out).
-    public func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] {
-        try decodePayload(bytes).values
-    }
 
     /// Features as keys with rules, their default values, and the problems that rejected features.
     ///
     /// - Throws: ``PayloadError`` when the bytes are not JSON, the top level is not an object, it
     ///   has no `features` object, or its features are encrypted.
-    public func decodePayload(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
+    public func decode(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
         let members = try parser.parseObject(bytes, format: name)
         if members["encryptedFeatures"] != nil, members["features"] == nil {
             throw PayloadError(

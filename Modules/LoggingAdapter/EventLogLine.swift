@@ -50,8 +50,6 @@ struct EventLogLine {
                 details["config.error_kind"] = .string("fetch.\(error.kind.name)")
             }
             return (.trace, "fetched", details)
-        case .refreshed(let keys):
-            return (.info, "refreshed", changed(keys))
         case .notModified:
             return (.debug, "not_modified", [:])
         case .refreshFailed(let error):
@@ -68,8 +66,11 @@ struct EventLogLine {
             return (.trace, "refresh_skipped", details)
         case .pendingStored(let keys):
             return (.info, "pending_stored", changed(keys))
-        case .activated(let keys):
-            return (.info, "activated", changed(keys))
+        case .activated(let update):
+            var details = changed(update.changedKeys)
+            details["config.cause"] = .string(update.cause.description)
+            details["config.generation"] = .string(String(update.generation))
+            return (.info, "activated", details)
         case .valueRejected(let rejection):
             var details: Logger.Metadata = [
                 "config.key": .string(rejection.key), "config.value": .string(rejection.value),

@@ -46,16 +46,16 @@ public struct MetricsObserver: ConfigObserver {
             Timer(label: label("fetch_duration"), dimensions: [("outcome", name)], factory: factory)
                 .recordNanoseconds(Self.nanoseconds(duration))
             if case .failed(let error) = outcome { count("fetch_errors_total", [("kind", error.kind.name)]) }
-        case .refreshed: count("refreshes_total", [("outcome", "updated")])
         case .notModified: count("refreshes_total", [("outcome", "unchanged")])
         case .pendingStored: count("refreshes_total", [("outcome", "pending")])
         case .refreshSkipped: count("refreshes_total", [("outcome", "skipped")])
         case .refreshFailed(let error):
             count("refreshes_total", [("outcome", "failed")])
             count("refresh_failures_total", [("kind", error.kindName)])
-        case .activated(let keys):
+        case .activated(let update):
+            if update.cause == .refresh { count("refreshes_total", [("outcome", "updated")]) }
             count("activations_total", [])
-            Recorder(label: label("activation_changed_keys"), factory: factory).record(keys.count)
+            Recorder(label: label("activation_changed_keys"), factory: factory).record(update.changedKeys.count)
         case .valueRejected(let rejection): count("rejections_total", [("key", rejection.key)])
         case .cacheLoaded: count("cache_events_total", [("event", "loaded")])
         case .cacheMiss: count("cache_events_total", [("event", "miss")])

@@ -33,19 +33,21 @@ public struct OFREPFlag: Sendable, Hashable {
         self.errorDetails = errorDetails
     }
 
-    /// The server's reason as the library's, when it is one of OpenFeature's (nil for `UNKNOWN` or another word).
-    public var evaluationReason: Evaluation.Reason? { reason.flatMap(Evaluation.Reason.init(rawValue:)) }
+    /// The server's reason as the library's (`UNKNOWN` for a word OpenFeature does not define); nil when it sent none.
+    public var evaluationReason: EvaluationReason? { reason.map(EvaluationReason.init(openFeature:)) }
 
-    /// The error code as the library's, when it is one of OpenFeature's.
-    public var evaluationErrorCode: Evaluation.ErrorCode? { errorCode.flatMap(Evaluation.ErrorCode.init(rawValue:)) }
+    /// The error code as the library's (`GENERAL` for a word OpenFeature does not define); nil when it sent none.
+    public var evaluationErrorCode: EvaluationErrorCode? { errorCode.map(EvaluationErrorCode.init(openFeature:)) }
 }
 
 /// The targeting rules of a flag the server evaluated: whatever the context, they serve what the
 /// server decided for the context of the request (the client holds a remotely evaluated payload for
-/// that context only, and fetches again when it changes).
+/// that context only, fetches again when it changes, and answers a read for another context with
+/// `INVALID_CONTEXT`).
 ///
-/// A `TARGETING_MATCH` is reported as a rule match and a `SPLIT` as a rollout, each with the
-/// server's variant; any other reason as no match, with the value as the payload's value.
+/// They state the server's reason, variant and value as they are: a `TARGETING_MATCH` as a rule
+/// match and a `SPLIT` as a rollout, each with the server's variant; any other reason (`STATIC`,
+/// `DEFAULT`, `DISABLED`, `UNKNOWN`…) as stated, with the variant as the payload's default variant.
 /// ``flag`` keeps everything the server said.
 public struct OFREPEvaluatedRules: TargetingRules {
     /// What the server said about the flag.
@@ -57,15 +59,15 @@ public struct OFREPEvaluatedRules: TargetingRules {
     /// The id a match reports: `ofrep` and the server's reason.
     public var ruleID: String { "ofrep " + (flag.reason ?? "UNKNOWN") }
 
-    /// The server's decision.
-    public func evaluate(in context: EvaluationContext) -> TargetingDecision {
+    /// The server's decision, as it said it.
+    public func evaluate(in context: EvaluationContext, explaining: Bool) -> TargetingDecision {
         switch flag.evaluationReason {
         case .targetingMatch?:
             TargetingDecision(value: flag.value, match: TargetingMatch(ruleID: ruleID, kind: .rule, variant: flag.variant))
         case .split?:
             TargetingDecision(value: flag.value, match: TargetingMatch(ruleID: ruleID, kind: .rollout, variant: flag.variant))
-        default:
-            .noMatch()
+        case let reason:
+            TargetingDecision(value: flag.value, reason: reason ?? .unknown, defaultVariant: flag.variant)
         }
     }
 }

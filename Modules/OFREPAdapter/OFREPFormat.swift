@@ -14,13 +14,14 @@ import Foundation
 /// ]}
 /// ```
 ///
-/// - A flag with a `value` serves it. `TARGETING_MATCH` and `SPLIT` flags carry their variant as a
-///   rule or rollout match (``OFREPEvaluatedRules``); other reasons serve the value plainly.
+/// - A flag with a `value` serves it, with the server's reason, variant and metadata, which a
+///   client's details report as they are (``OFREPEvaluatedRules``, `DecodedPayload.flagMetadata`).
+///   A `STATIC` flag with no variant and no metadata is a plain value.
 /// - A flag without a `value` (OFREP's code default) serves nothing: the app's default applies.
 /// - A flag with an `errorCode` is refused alone: `FLAG_NOT_FOUND` is left out (as if the server had
 ///   no such flag), any other code rejects the key's remote value with a
 ///   ``ConfigDomain/RuleProblem/Kind/remoteEvaluation(errorCode:details:)`` problem, so the key keeps
-///   its last good value or its default and the rejection is reported.
+///   its last good value or its default, the rejection is reported, and details give the server's code.
 /// - A response that is not an object with a `flags` array, or a flag that is not an object with a
 ///   string `key`, refuses the whole payload with a ``ConfigDomain/PayloadError`` naming the place.
 ///
@@ -34,22 +35,20 @@ public struct OFREPFormat: PayloadFormat {
     /// Creates the format.
     public init(parser: JSONParser = JSONParser()) { self.parser = parser }
 
-    /// The values the flags serve, by key.
-    public func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] {
-        try decodePayload(bytes).values
-    }
 
     /// The values, the server's decisions as rules, and the refused flags as rule problems.
-    public func decodePayload(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
+    public func decode(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
         var values: [String: ConfigValue] = [:]
         var rules: [String: any TargetingRules] = [:]
         var problems: [String: [RuleProblem]] = [:]
+        var metadata: [String: [String: ConfigValue]] = [:]
         var seen: Set<String> = []
         for (index, flag) in try flags(in: bytes).enumerated() {
             let key = flag.key
             guard seen.insert(key).inserted else {
                 values[key] = nil
                 rules[key] = nil
+                metadata[key] = nil
                 problems[key] = [
                     RuleProblem(
                         key: key, path: "flags[\(index)]",
@@ -59,7 +58,7 @@ public struct OFREPFormat: PayloadFormat {
                 continue
             }
             if let code = flag.errorCode {
-                if code == Evaluation.ErrorCode.flagNotFound.rawValue { continue }
+                if code == EvaluationErrorCode.flagNotFound.rawValue { continue }
                 problems[key] = [
                     RuleProblem(
                         key: key, path: "flags[\(index)]", kind: .remoteEvaluation(errorCode: code, details: flag.errorDetails))
@@ -67,11 +66,12 @@ public struct OFREPFormat: PayloadFormat {
                 continue
             }
             if let value = flag.value { values[key] = value }
+            if !flag.metadata.isEmpty { metadata[key] = flag.metadata }
             if flag.evaluationReason != .staticValue || flag.variant != nil || !flag.metadata.isEmpty || flag.value == nil {
                 rules[key] = OFREPEvaluatedRules(flag: flag)
             }
         }
-        return DecodedPayload(values: values, rules: rules, ruleProblems: problems)
+        return DecodedPayload(values: values, rules: rules, ruleProblems: problems, flagMetadata: metadata)
     }
 
     /// Every flag of a bulk evaluation response, in the server's order, as the server sent it.

@@ -1,5 +1,6 @@
 #if canImport(Observation)
     import ConfigDomain
+    import ConfigPorts
     import Foundation
     import Observation
     import RemoteConfig
@@ -15,7 +16,8 @@
     /// ```
     ///
     /// Given `keys`, it moves only when one of them changes. Every read through it sees one
-    /// activation, like ``RemoteConfigClient/snapshot()``.
+    /// activation, like ``RemoteConfigClient/view(for:)``. It follows the client's `watch()` until it
+    /// is released or the client stops.
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     @MainActor
     @Observable
@@ -24,20 +26,20 @@
         public let client: RemoteConfigClient
         /// The state reads see: one activation of the client.
         public private(set) var current: ConfigView
-        /// The names of the keys it follows, or nil for every key.
-        @ObservationIgnored private let followed: Set<String>?
-        /// Keeps the client's change handler registered while this object lives.
-        @ObservationIgnored private var token: ObservationToken?
+        /// Ends the watch when this object is released.
+        @ObservationIgnored private let watching = CancelOnRelease()
 
         /// Follows `client`: every key, or only `keys` when given.
         public init(_ client: RemoteConfigClient, keys: [any ConfigKeyRepresentable]? = nil) {
             self.client = client
-            self.current = client.snapshot()
-            self.followed = keys.map { Set($0.map(\.name)) }
-            let followed = self.followed
-            token = client.onChange { [weak self] update in
-                if let followed, followed.isDisjoint(with: update.changedKeys) { return }
-                Task { @MainActor in self?.moveToCurrentState() }
+            self.current = client.view()
+            let followed = keys.map { Set($0.map(\.name)) }
+            watching.task = Task { [weak self] in
+                for await view in client.watch() {
+                    if let followed, let changed = view.update?.changedKeys, followed.isDisjoint(with: changed) { continue }
+                    guard let self else { return }
+                    if view.generation > self.current.generation { self.current = view }
+                }
             }
         }
 
@@ -46,12 +48,19 @@
 
         /// The generation of the current state.
         public var generation: UInt64 { current.generation }
+    }
 
-        /// Takes the client's state now, when it is newer than the one held.
-        private func moveToCurrentState() {
-            let latest = client.snapshot()
-            if latest.generation > current.generation { current = latest }
+    /// Cancels its task when it is released.
+    private final class CancelOnRelease: Sendable {
+        private let held = Locked<Task<Void, Never>?>(nil)
+
+        /// The task to cancel.
+        var task: Task<Void, Never>? {
+            get { held.current }
+            set { held.withLock { $0 = newValue } }
         }
+
+        deinit { held.current?.cancel() }
     }
 
     extension ConfigKeyRepresentable {

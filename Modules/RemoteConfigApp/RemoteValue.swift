@@ -33,7 +33,7 @@ public struct RemoteValue<Value: Sendable>: Sendable {
         return client[key]
     }
 
-    /// The key's value now, then its value after each change (`client.values(key)`); with no
+    /// The key's value now, then its value after each change (`client.watch(key)`); with no
     /// client, the default once.
     public var projectedValue: AsyncStream<Value> {
         guard let client = client ?? RemoteConfigClient.processDefault else {
@@ -42,6 +42,6 @@ public struct RemoteValue<Value: Sendable>: Sendable {
                 continuation.finish()
             }
         }
-        return client.values(key)
+        return client.watch(key)
     }
 }

@@ -37,18 +37,18 @@ final class TargetedKey: TargetingRules {
         }
     }
 
-    func evaluate(in context: EvaluationContext) -> TargetingDecision { walk(context, explaining: true) }
+    func evaluate(in context: EvaluationContext, explaining: Bool) -> TargetingDecision { walk(context, explaining: explaining) }
 
-    func decide(in context: EvaluationContext) -> TargetingDecision { walk(context, explaining: false) }
-
-    /// Evaluates the steps in order; the decision lists what was read and passed over only when `explaining`.
+    /// Evaluates the steps in order; the decision lists what was read and passed over only when `explaining`
+    /// (the rule or rollout that decided, and its bucket, always).
     private func walk(_ context: EvaluationContext, explaining: Bool) -> TargetingDecision {
         var trace = Trace(failedConditions: failedConditions)
         for rule in rules {
             guard trace.holds(rule.condition, unconditional: rule.isUnconditional, ruleID: rule.id, key: key, context, groups)
             else { continue }
-            guard explaining else { return TargetingDecision(value: rule.value, problems: trace.problems) }
-            return decision(rule.value, TargetingMatch(ruleID: rule.id, kind: .rule), trace)
+            let match = TargetingMatch(ruleID: rule.id, kind: .rule)
+            guard explaining else { return TargetingDecision(value: rule.value, match: match, problems: trace.problems) }
+            return decision(rule.value, match, trace)
         }
         for rollout in rollouts {
             guard
@@ -70,12 +70,11 @@ final class TargetedKey: TargetingRules {
                 continue
             }
             let variant = rollout.variants[index]
-            guard explaining else { return TargetingDecision(value: variant.value, problems: trace.problems) }
             let range = rollout.ranges[index]
             let placement = BucketPlacement(attribute: rollout.bucketBy, value: bucket, lower: range.lower, upper: range.upper)
-            return decision(
-                variant.value, TargetingMatch(ruleID: rollout.id, kind: .rollout, bucket: placement, variant: variant.name), trace
-            )
+            let match = TargetingMatch(ruleID: rollout.id, kind: .rollout, bucket: placement, variant: variant.name)
+            guard explaining else { return TargetingDecision(value: variant.value, match: match, problems: trace.problems) }
+            return decision(variant.value, match, trace)
         }
         return explaining ? decision(nil, nil, trace) : TargetingDecision(value: nil, problems: trace.problems)
     }

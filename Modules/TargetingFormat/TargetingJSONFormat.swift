@@ -34,16 +34,12 @@ public struct TargetingJSONFormat: PayloadFormat {
         self.parser = parser
     }
 
-    /// The plain values and every key's default (keys whose rules have problems are left out).
-    public func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] {
-        try decodePayload(bytes).values
-    }
 
     /// Values, rules and rule problems by key.
     ///
     /// - Throws: ``PayloadError`` when the bytes are not JSON, the top level is not an object with
     ///   only `values`, `targeting` and `groups`, one of those is not an object, or a group is not an array.
-    public func decodePayload(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
+    public func decode(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
         let members = try parser.parseObject(bytes, format: name)
         for member in members.keys.sorted() where !["values", "targeting", "groups"].contains(member) {
             throw PayloadError(

@@ -7,7 +7,7 @@ import Foundation
 /// ```swift
 /// let observer = RecordingObserver()
 /// // build a client with `observer`, trigger a refresh …
-/// let event = await observer.waitFor { if case .refreshed = $0 { true } else { false } }
+/// let event = await observer.waitFor { if case .activated = $0 { true } else { false } }
 /// ```
 public final class RecordingObserver: ConfigObserver {
     private struct State {

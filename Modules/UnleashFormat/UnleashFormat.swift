@@ -63,18 +63,14 @@ public struct UnleashFormat: PayloadFormat {
         self.parser = parser
     }
 
-    /// The values a client with no targeting sees: every feature off, every variant `disabled`.
-    public func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] {
-        try decodePayload(bytes).values
-    }
 
     /// Decodes the payload into per-key targeting rules, and the problems of features that cannot be read.
-    public func decodePayload(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
-        try decodePayload(document: parser.parse(bytes, format: name))
+    public func decode(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
+        try decode(document: parser.parse(bytes, format: name))
     }
 
     /// Decodes an already parsed payload document (the object holding `features` and `segments`).
-    public func decodePayload(document: ConfigValue) throws(PayloadError) -> DecodedPayload {
+    public func decode(document: ConfigValue) throws(PayloadError) -> DecodedPayload {
         guard case .object(let top) = document else {
             throw PayloadError(
                 format: name, reason: "an Unleash payload is a JSON object, found a JSON \(document.kind)", offset: 0)

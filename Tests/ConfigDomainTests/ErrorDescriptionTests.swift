@@ -108,12 +108,17 @@ struct ErrorDescriptionTests {
                 "fetch failed after 30000 ms: timed out (retry with backoff)"
             ),
             (.fetched(.modified, duration: .infinity), "fetched in inf ms: modified"),
-            (.refreshed(changedKeys: []), "refreshed; changed keys: none"),
-            (.refreshed(changedKeys: ["a", "b"]), "refreshed; changed keys: a, b"),
             (.notModified, "not modified; freshness renewed"),
             (.refreshSkipped(reason: "minimum interval", nextAllowed: nil), "refresh skipped: minimum interval"),
             (.pendingStored(changedKeys: ["a"]), "fetched snapshot pending activation; 1 keys would change"),
-            (.activated(changedKeys: ["x"]), "activated; changed keys: x"),
+            (
+                .activated(ConfigUpdate(changedKeys: [], cause: .context, generation: 2)),
+                "activated by context (generation 2): changed nothing"
+            ),
+            (
+                .activated(ConfigUpdate(changedKeys: ["a", "b"], cause: .override(source: "env"), generation: 3)),
+                "activated by override env (generation 3): changed a, b"
+            ),
             (.overrideProblem(source: ".env", message: "line 3 has no ="), "override source .env: line 3 has no ="),
             (
                 .mistypedKey(requested: "newCheckout", registered: "new_checkout"),

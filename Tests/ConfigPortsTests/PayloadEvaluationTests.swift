@@ -8,7 +8,7 @@ import Testing
 struct PayloadEvaluationTests {
     /// Rules that serve `"de"` to German contexts by a rule, a rollout variant to ids starting with `a`, else nothing.
     private struct CountryRules: TargetingRules {
-        func evaluate(in context: EvaluationContext) -> TargetingDecision {
+        func evaluate(in context: EvaluationContext, explaining: Bool) -> TargetingDecision {
             if context.attributes["country"] == "DE" {
                 return TargetingDecision(value: "de", match: TargetingMatch(ruleID: "germany", kind: .rule))
             }
@@ -61,7 +61,7 @@ struct PayloadEvaluationTests {
     func evaluationProblems() {
         let result = payload.evaluate("greeting", in: EvaluationContext(attributes: ["country": 49]))
         #expect(result.value == "hello")
-        #expect(result.problems.map(\.key) == ["greeting"])
+        #expect(result.rejected.compactMap(\.targeting).map(\.key) == ["greeting"])
     }
 
     @Test("rejected rules are ERROR with PARSE_ERROR and the problems; a missing key is FLAG_NOT_FOUND")
@@ -70,7 +70,7 @@ struct PayloadEvaluationTests {
         #expect(broken.value == nil)
         #expect(broken.reason == .error)
         #expect(broken.errorCode == .parseError)
-        #expect(broken.problems.first?.kind == .unknownOperator("$regx", known: ["$regex"]))
+        #expect(broken.rejected.first?.targeting?.kind == .unknownOperator("$regx", known: ["$regex"]))
         #expect(broken.description.contains("$regx"))
 
         let missing = payload.evaluate("nope")

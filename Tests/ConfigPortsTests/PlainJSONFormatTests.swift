@@ -7,7 +7,7 @@ import Testing
 struct PlainJSONFormatTests {
     @Test("top-level members become values by key")
     func topLevelMembers() throws {
-        let values = try PlainJSONFormat().decode(Data(#"{"new_checkout":true,"max_retries":3,"ratio":1.0}"#.utf8))
+        let values = try PlainJSONFormat().decode(Data(#"{"new_checkout":true,"max_retries":3,"ratio":1.0}"#.utf8)).values
         #expect(values == ["new_checkout": .bool(true), "max_retries": .int(3), "ratio": .double(1.0)])
     }
 
@@ -41,7 +41,7 @@ struct PlainJSONFormatTests {
     @Test("dotted flattening also exposes nested members as parent.child, keeping objects whole")
     func dottedFlattening() throws {
         let format = PlainJSONFormat(flattening: .dottedPaths)
-        let values = try format.decode(Data(#"{"banner":{"title":"Hi","style":{"color":"red"}},"n":1}"#.utf8))
+        let values = try format.decode(Data(#"{"banner":{"title":"Hi","style":{"color":"red"}},"n":1}"#.utf8)).values
         #expect(values["banner.title"] == .string("Hi"))
         #expect(values["banner.style.color"] == .string("red"))
         #expect(values["banner.style"] == .object(["color": .string("red")]))
@@ -52,13 +52,13 @@ struct PlainJSONFormatTests {
 
     @Test("a literal dotted top-level key wins over a flattened one")
     func literalDottedKeyWins() throws {
-        let values = try PlainJSONFormat(flattening: .dottedPaths).decode(Data(#"{"a.b":"literal","a":{"b":"nested"}}"#.utf8))
+        let values = try PlainJSONFormat(flattening: .dottedPaths).decode(Data(#"{"a.b":"literal","a":{"b":"nested"}}"#.utf8)).values
         #expect(values["a.b"] == .string("literal"))
     }
 
     @Test("arrays are not flattened")
     func arraysNotFlattened() throws {
-        let values = try PlainJSONFormat(flattening: .dottedPaths).decode(Data(#"{"a":[{"b":1}]}"#.utf8))
+        let values = try PlainJSONFormat(flattening: .dottedPaths).decode(Data(#"{"a":[{"b":1}]}"#.utf8)).values
         #expect(values.keys.sorted() == ["a"])
     }
 

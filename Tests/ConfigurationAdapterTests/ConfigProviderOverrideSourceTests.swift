@@ -41,7 +41,7 @@ struct ConfigProviderOverrideSourceTests {
         #expect(client[Keys.title] == "Local")
         #expect(client[Keys.ports] == [8080, 8443])
         #expect(
-            client.explain(Keys.retries).layer == .override(source: "InMemoryProvider[ops]", position: 0, origin: "max_retries"))
+            client.details(Keys.retries).layer == .override(source: "InMemoryProvider[ops]", position: 0, origin: "max_retries"))
         await client.stop()
     }
 
@@ -60,7 +60,7 @@ struct ConfigProviderOverrideSourceTests {
         #expect(client[Keys.tags] == ["a", "b"], "a [String] key asks for a string array")
         #expect(client[Keys.banner] == Keys.Banner(title: "From env"), "a structured key reads JSON text")
         #expect(client[Keys.title] == "Remote", "no variable: the remote value")
-        #expect(client.explain(Keys.retries).layer == .override(source: "environment", position: 0, origin: "MAX_RETRIES"))
+        #expect(client.details(Keys.retries).layer == .override(source: "environment", position: 0, origin: "MAX_RETRIES"))
         await client.stop()
     }
 
@@ -90,7 +90,7 @@ struct ConfigProviderOverrideSourceTests {
         let (client, _) = try await refreshedClient(
             Self.remote, keys: Keys.all, overrides: [ConfigProviderOverrideSource(provider)])
         #expect(client[Keys.retries] == 2)
-        #expect(client.explain(Keys.retries).rejected.first?.origin == "max_retries")
+        #expect(client.details(Keys.retries).rejected.first?.origin == "max_retries")
         await client.stop()
     }
 
@@ -111,7 +111,7 @@ struct ConfigProviderOverrideSourceTests {
         let provider = MutableInMemoryProvider(initialValues: ["max_retries": 5])
         let (client, _) = try await refreshedClient(
             Self.remote, keys: Keys.all, overrides: [ConfigProviderOverrideSource(provider, name: "live")])
-        var values = client.values(Keys.retries).makeAsyncIterator()
+        var values = client.watch(Keys.retries).makeAsyncIterator()
         #expect(await values.next() == 5)
         provider.setValue(7, forKey: "max_retries")
         #expect(await values.next() == 7)

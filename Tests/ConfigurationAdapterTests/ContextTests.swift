@@ -13,7 +13,7 @@ struct ContextTests {
     /// `new_checkout` is true in DE; `greeting` is "hej" for the targeting key `sven`.
     struct Rules: TargetingRules {
         let key: String
-        func evaluate(in context: EvaluationContext) -> TargetingDecision {
+        func evaluate(in context: EvaluationContext, explaining: Bool) -> TargetingDecision {
             switch key {
             case "new_checkout" where context.attributes["country"] == "DE":
                 TargetingDecision(value: true, match: TargetingMatch(ruleID: "de", kind: .rule))
@@ -29,11 +29,8 @@ struct ContextTests {
 
     struct Format: PayloadFormat {
         let name = "rules"
-        func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigDomain.ConfigValue] {
-            try PlainJSONFormat().decode(bytes)
-        }
-        func decodePayload(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
-            let values = try decode(bytes)
+        func decode(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
+            let values = try PlainJSONFormat().decode(bytes).values
             return DecodedPayload(
                 values: values,
                 rules: Dictionary(uniqueKeysWithValues: values.keys.map { ($0, Rules(key: $0) as any TargetingRules) }))

@@ -32,7 +32,7 @@ struct BundledDefaultsFileTests {
             #expect(client[AppKeys.ratio] == 0.25)
             #expect(client[AppKeys.title] == "Shipped")
             #expect(client[AppKeys.tags] == ["a", "b"])
-            #expect(client.explain(AppKeys.title).layer == .bundledDefaults(source: "defaults.plist"))
+            #expect(client.details(AppKeys.title).layer == .bundledDefaults(source: "defaults.plist"))
         }
     }
 
@@ -45,7 +45,7 @@ struct BundledDefaultsFileTests {
             #expect(client[AppKeys.maxRetries] == 8)
             #expect(client[AppKeys.title] == "From JSON")
             #expect(client[AppKeys.serverURL] == URL(string: "https://eu.example.com"))
-            #expect(client.explain(AppKeys.maxRetries).layer == .bundledDefaults(source: "defaults.json"))
+            #expect(client.details(AppKeys.maxRetries).layer == .bundledDefaults(source: "defaults.json"))
 
             let binary = folder.appendingPathComponent("defaults-binary.plist")
             let bytes = try PropertyListSerialization.data(

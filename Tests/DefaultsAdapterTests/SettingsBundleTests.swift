@@ -81,7 +81,7 @@ struct SettingsBundleTests {
             #expect(client[AppKeys.newCheckout] == true)
             #expect(client[AppKeys.maxRetries] == 4)
             #expect(client[AppKeys.ratio] == 0.75)
-            #expect(client.explain(AppKeys.ratio).layer == .bundledDefaults(source: "Settings.bundle"))
+            #expect(client.details(AppKeys.ratio).layer == .bundledDefaults(source: "Settings.bundle"))
         }
     }
 

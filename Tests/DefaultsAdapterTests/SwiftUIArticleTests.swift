@@ -83,7 +83,7 @@ func launchLikeConfigurationKit(mainFetcher: any ConfigFetcher, customFetcher: a
         .register { AppEntries.isFeatureX }
         .build()
     try await client.refresh()
-    for await isFeatureX in client.values(AppEntries.isFeatureX) where isFeatureX {
+    for await isFeatureX in client.watch(AppEntries.isFeatureX) where isFeatureX {
         doFeatureX()
     }
 }

@@ -23,9 +23,9 @@ struct UserDefaultsOverrideSourceTests {
             #expect(client[AppKeys.maxRetries] == 7)
             #expect(client[AppKeys.ratio] == 12.0)
             #expect(
-                client.explain(AppKeys.maxRetries).layer
+                client.details(AppKeys.maxRetries).layer
                     == .override(source: "UserDefaults(\(name))", position: 0, origin: "UserDefaults(\(name)):rc.max_retries"))
-            #expect(client.explain(AppKeys.title).layer == .defaultValue)
+            #expect(client.details(AppKeys.title).layer == .defaultValue)
         }
     }
 
@@ -39,7 +39,7 @@ struct UserDefaultsOverrideSourceTests {
             let source = try UserDefaultsOverrideSource(suiteName: name)
             let client = try offlineBuilder().override(source).observer(observer).build()
             #expect(client[AppKeys.newCheckout] == false)
-            #expect(client.explain(AppKeys.newCheckout).rejected.first?.rule == "type(Bool)")
+            #expect(client.details(AppKeys.newCheckout).rejected.first?.rule == "type(Bool)")
             #expect(client[AppKeys.maxRetries] == 3)
             #expect(
                 source.overrides(for: [AppKeys.title.descriptor]).problems == [
@@ -56,7 +56,7 @@ struct UserDefaultsOverrideSourceTests {
     func changeNotification() async throws {
         try await withScratchSuite { name, defaults in
             let client = try offlineBuilder().override(try UserDefaultsOverrideSource(suiteName: name)).build()
-            var updates = client.updates().makeAsyncIterator()
+            var updates = client.events().compactMap { if case .activated(let update) = $0 { update } else { nil } }.makeAsyncIterator()
             #expect(client[AppKeys.maxRetries] == 3)
             UserDefaults(suiteName: name)?.set(5, forKey: "max_retries")
             postChange(of: defaults)

@@ -73,7 +73,7 @@ struct FirebaseTemplateFormatTests {
             ])
         #expect(template.droppedParameters.isEmpty)
         #expect(template.versionNumber == "42")
-        #expect(try format.decode(Data(Self.exported.utf8)) == template.values)
+        #expect(try format.decode(Data(Self.exported.utf8)).values == template.values)
         #expect(format.name == "firebase-template")
     }
 
@@ -174,7 +174,7 @@ struct FirebaseTemplateFormatTests {
         let reporting = FirebaseTemplateFormat(onDroppedParameter: { collected.add($0) })
         let json =
             "{\"parameters\": {\(parameter("a", type: "NUMBER", value: "x")), \(parameter("b", type: "NUMBER", value: "2"))}}"
-        #expect(try reporting.decode(Data(json.utf8)) == ["b": 2])
+        #expect(try reporting.decode(Data(json.utf8)).values == ["b": 2])
         #expect(collected.all.map(\.path) == ["parameters.a.defaultValue.value"])
     }
 

@@ -104,8 +104,8 @@ struct TypedDetails {
         guard type.converts(served) else {
             value = fallback
             variant = nil
-            reason = Evaluation.Reason.error.rawValue
-            errorCode = Evaluation.ErrorCode.typeMismatch.rawValue
+            reason = EvaluationReason.error.rawValue
+            errorCode = EvaluationErrorCode.typeMismatch.rawValue
             return
         }
         value = served

@@ -34,7 +34,7 @@ struct FlagdClientTests {
     func failingTargetingServesTheKeysDefault() async throws {
         let client = try await client()
         let failing = EvaluationContext(attributes: ["n": 0])
-        #expect(client.value(Self.limit, for: failing) == 5)
+        #expect(client[Self.limit, for: failing] == 5)
         let details = client.details(Self.limit, for: failing)
         #expect(details.value == 5)
         #expect(details.reason == .error)
@@ -42,30 +42,30 @@ struct FlagdClientTests {
         #expect(details.errorMessage?.contains("division by zero") == true)
         #expect(details.variant == nil)
         // The same flag still serves its variants where the targeting works.
-        #expect(client.value(Self.limit, for: EvaluationContext(attributes: ["n": 2])) == 1)
-        #expect(client.value(Self.limit, for: EvaluationContext(attributes: ["n": -1])) == 9)
+        #expect(client[Self.limit, for: EvaluationContext(attributes: ["n": 2])] == 1)
+        #expect(client[Self.limit, for: EvaluationContext(attributes: ["n": -1])] == 9)
     }
 
     @Test("the client's own context: a read agrees with details when the targeting fails, and after a context change")
     func ownContextAgreesWithDetails() async throws {
         let client = try await client(context: EvaluationContext(attributes: ["n": 0]))
-        #expect(client.value(Self.limit) == 5)
+        #expect(client[Self.limit] == 5)
         #expect(client.details(Self.limit).reason == .error)
-        _ = client.setContext(EvaluationContext(attributes: ["n": 2]))
-        #expect(client.value(Self.limit) == 1)
+        _ = client.updateContext { $0 = EvaluationContext(attributes: ["n": 2]) }
+        #expect(client[Self.limit] == 1)
         #expect(client.details(Self.limit).reason == .targetingMatch)
-        _ = client.setContext(EvaluationContext(attributes: ["n": 0]))
-        #expect(client.value(Self.limit) == 5)
+        _ = client.updateContext { $0 = EvaluationContext(attributes: ["n": 0]) }
+        #expect(client[Self.limit] == 5)
     }
 
     @Test("disabling a flag turns it off: the key's default, never the value it served before as a last good value")
     func disablingServesTheDefault() async throws {
         let fetcher = InMemoryFetcher(json: Self.flag(state: "ENABLED", high: "9"))
         let client = try await client(fetcher: fetcher)
-        #expect(client.value(Self.limit) == 9)
+        #expect(client[Self.limit] == 9)
         fetcher.serve(json: Self.flag(state: "DISABLED", high: "9"))
         try await client.refresh()
-        #expect(client.value(Self.limit) == 5)
+        #expect(client[Self.limit] == 5)
         let details = client.details(Self.limit)
         #expect(details.reason == .disabled)
         #expect(details.layer == .defaultValue)
@@ -74,7 +74,7 @@ struct FlagdClientTests {
         try await client.refresh()
         fetcher.serve(json: Self.flag(state: "ENABLED", high: #""nine""#))
         await #expect(throws: ConfigError.self) { try await client.refresh() }
-        #expect(client.value(Self.limit) == 9)
+        #expect(client[Self.limit] == 9)
         #expect(client.details(Self.limit).reason == .cached)
     }
 }

@@ -9,7 +9,7 @@ struct FlagdErrorTests {
     /// The payload error for `json`, or nil when it decodes.
     func payloadError(_ json: String) -> PayloadError? {
         do {
-            _ = try FlagdFormat().decodePayload(Data(json.utf8))
+            _ = try FlagdFormat().decode(Data(json.utf8))
             return nil
         } catch {
             return error
@@ -60,7 +60,7 @@ struct FlagdErrorTests {
 
     /// The problems that reject flag `f` of a document whose flags are `flags`.
     func problems(_ flag: String, evaluators: String = "{}") throws -> [RuleProblem] {
-        let payload = try FlagdFormat().decodePayload(
+        let payload = try FlagdFormat().decode(
             Data(
                 #"{ "$evaluators": \#(evaluators), "flags": { "f": \#(flag), "ok": { "state": "ENABLED", "variants": { "a": 1 }, "defaultVariant": "a" } } }"#
                     .utf8))
@@ -157,7 +157,7 @@ struct FlagdErrorTests {
 
     @Test("a flag that is not an object still gets the flag set's metadata; unknown members are ignored")
     func leniency() throws {
-        let payload = try FlagdFormat().decodePayload(
+        let payload = try FlagdFormat().decode(
             Data(
                 #"{ "metadata": { "v": 1 }, "flags": { "f": 5, "g": { "state": "ENABLED", "variants": { "a": 1 }, "description": "x" } } }"#
                     .utf8))

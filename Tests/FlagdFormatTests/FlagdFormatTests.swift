@@ -11,7 +11,7 @@ func decodeFlagd(
 )
     throws -> DecodedPayload
 {
-    try format.decodePayload(Data(json.utf8))
+    try format.decode(Data(json.utf8))
 }
 
 @Suite("flagd format: flags, reasons and variants")
@@ -105,7 +105,7 @@ struct FlagdFormatTests {
 
     @Test("decode gives each enabled flag's default variant value")
     func values() throws {
-        let values = try FlagdFormat().decode(Data(Self.example.utf8))
+        let values = try FlagdFormat().decode(Data(Self.example.utf8)).values
         #expect(values == ["show-banner": true, "header-color": "#FF0000", "checkout": "v1"])
     }
 
@@ -157,7 +157,7 @@ struct FlagdFormatTests {
             { "flags": { "f": { "state": "ENABLED", "variants": { "on": true, "off": false, "": "empty", "nil": null },
               "defaultVariant": "off", "targeting": { "var": "pick" } } } }
             """)
-        func result(_ pick: ConfigValue) -> Evaluation {
+        func result(_ pick: ConfigValue) -> EvaluationDetails<ConfigValue?> {
             payload.evaluate("f", in: EvaluationContext(attributes: ["pick": pick]))
         }
         for pick: ConfigValue in ["gold", "", "nil", ["on"], ["a": 1], 2] {
@@ -301,7 +301,7 @@ struct FlagdFormatTests {
         #expect(typo.reason == .error)
         #expect(typo.errorCode == .parseError)
         #expect(typo.value == nil)
-        let problem = try #require(typo.problems.first)
+        let problem = try #require(typo.rejected.first?.targeting)
         #expect(problem.path == "flags.typo.targeting.if[0]")
         #expect(problem.reason == "unknown operator \"start_with\"; did you mean \"starts_with\"?")
         #expect(payload.values["typo"] == nil)

@@ -107,7 +107,7 @@ enum OpenFeatureSuite {
         "the provider status should be": "provider status: the library has no provider status to read",
         "evaluation options containing specific hooks": "hooks: OpenFeature SDK hooks are not part of the library",
         "an evaluation context with modifiable data":
-            "immutability: Swift values (EvaluationContext, Evaluation) are immutable copies by construction",
+            "immutability: Swift values (EvaluationContext, EvaluationDetails) are immutable copies by construction",
         "the reason should be \"CACHED\"":
             "CACHED: a payload format evaluates each time; only a client serving a last good value answers CACHED",
     ]
@@ -220,7 +220,7 @@ enum OpenFeatureFlags {
 
     /// The decoded payload.
     static func payload() throws -> DecodedPayload {
-        try FlagdFormat().decodePayload(Data(try document().jsonText().utf8))
+        try FlagdFormat().decode(Data(try document().jsonText().utf8))
     }
 
     /// A client that has fetched and activated the flags with `FlagdFormat`, and one that has fetched nothing yet.

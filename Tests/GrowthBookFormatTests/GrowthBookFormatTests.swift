@@ -39,7 +39,7 @@ struct GrowthBookFormatTests {
         """#
 
     func decode(_ json: String, strictness: Condition.Strictness = .strict) throws -> DecodedPayload {
-        try GrowthBookFormat(strictness: strictness).decodePayload(Data(json.utf8))
+        try GrowthBookFormat(strictness: strictness).decode(Data(json.utf8))
     }
 
     @Test("features become keys: plain defaults as values, features with rules as rules, null as nothing")
@@ -48,33 +48,33 @@ struct GrowthBookFormatTests {
         #expect(decoded.values == ["plain": 7])
         #expect(Set(decoded.rules.keys) == ["checkout", "button", "gated"])
         #expect(decoded.ruleProblems.isEmpty)
-        #expect(try GrowthBookFormat().decode(Data(Self.payload.utf8)) == ["plain": 7])
+        #expect(try GrowthBookFormat().decode(Data(Self.payload.utf8)).values == ["plain": 7])
     }
 
     @Test("rules are evaluated for the context; the targeting key is the attribute id")
     func evaluation() throws {
         let rules = try decode(Self.payload).rules
         let checkout = try #require(rules["checkout"])
-        #expect(checkout.evaluate(in: EvaluationContext(attributes: ["country": "DE"])).match?.ruleID == "fr_de")
-        let beta = checkout.evaluate(in: EvaluationContext(targetingKey: "u-beta"))
+        #expect(checkout.evaluate(in: EvaluationContext(attributes: ["country": "DE"]), explaining: true).match?.ruleID == "fr_de")
+        let beta = checkout.evaluate(in: EvaluationContext(targetingKey: "u-beta"), explaining: true)
         #expect(beta.value == true)
         #expect(beta.match == TargetingMatch(ruleID: "fr_beta", kind: .rule))
         #expect(beta.unmatched == [UnmatchedRule(ruleID: "fr_de", reason: .conditionFailed)])
-        let nobody = checkout.evaluate(in: .empty)
+        let nobody = checkout.evaluate(in: .empty, explaining: true)
         #expect(nobody.value == false)
         #expect(nobody.match == nil)
         #expect(nobody.unmatched.map(\.ruleID) == ["fr_de", "fr_beta", "fr_roll"])
         let gated = try #require(rules["gated"])
-        let blocked = gated.evaluate(in: .empty)
+        let blocked = gated.evaluate(in: .empty, explaining: true)
         #expect(blocked.value == ConfigValue?.none, "\(String(describing: blocked.value))")
         #expect(blocked.match == nil)
-        #expect(gated.evaluate(in: EvaluationContext(attributes: ["country": "DE"])).value == "child")
+        #expect(gated.evaluate(in: EvaluationContext(attributes: ["country": "DE"]), explaining: true).value == "child")
     }
 
     @Test("an experiment names its rule, the bucket, the variation's range and key")
     func experimentProvenance() throws {
         let button = try #require(try decode(Self.payload).rules["button"])
-        let decision = button.evaluate(in: EvaluationContext(targetingKey: "u3"))
+        let decision = button.evaluate(in: EvaluationContext(targetingKey: "u3"), explaining: true)
         let expectedBucket = try #require(Bucketing.hash(seed: "button-exp", value: "u3", version: 2))
         let match = try #require(decision.match)
         #expect(match.ruleID == "exp_1")
@@ -83,7 +83,7 @@ struct GrowthBookFormatTests {
         #expect(match.variant == (expectedBucket < 0.3 ? "control" : "treatment"))
         #expect(decision.value == (expectedBucket < 0.3 ? "blue" : "green"))
         #expect(decision.attributesRead == ["id"])
-        let rollout = try #require(try decode(Self.payload).rules["checkout"]).evaluate(in: EvaluationContext(targetingKey: "u3"))
+        let rollout = try #require(try decode(Self.payload).rules["checkout"]).evaluate(in: EvaluationContext(targetingKey: "u3"), explaining: true)
         if rollout.match?.ruleID == "fr_roll" {
             #expect(rollout.match?.bucket?.upper == 0.5)
         } else {
@@ -97,7 +97,7 @@ struct GrowthBookFormatTests {
             {"features": {"f": {"defaultValue": 0, "rules": [
               {"id": "e", "key": "k", "seed": "séed-ü", "hashVersion": 1, "variations": [0, 1]}]}}}
             """#
-        let decision = try #require(try decode(json).rules["f"]).evaluate(in: EvaluationContext(targetingKey: "🙂"))
+        let decision = try #require(try decode(json).rules["f"]).evaluate(in: EvaluationContext(targetingKey: "🙂"), explaining: true)
         // GrowthBook's JavaScript and Python SDKs put "🙂" in bucket 0.37 of seed "séed-ü": variation 0 of two.
         #expect(decision.match?.bucket?.value == 0.37)
         #expect(decision.value == 0)
@@ -118,16 +118,16 @@ struct GrowthBookFormatTests {
         let rules = try decode(json).rules
         let both = EvaluationContext(attributes: ["company.id": "c1", "company": ["id": "c9"]])
         let experiment = try #require(rules["exp"])
-        let bucket = try #require(experiment.evaluate(in: both).match?.bucket)
+        let bucket = try #require(experiment.evaluate(in: both, explaining: true).match?.bucket)
         #expect(bucket.value == Bucketing.hash(seed: "k", value: "c1", version: 2))
         #expect(bucket.attribute == "company.id")
         let nestedOnly = EvaluationContext(attributes: ["company": ["id": "c9"]])
         for feature in ["exp", "roll", "filtered"] {
             let rule = try #require(rules[feature])
-            let decision = rule.evaluate(in: nestedOnly)
+            let decision = rule.evaluate(in: nestedOnly, explaining: true)
             #expect(decision.value == "off", "\(feature)")
             #expect(decision.match == nil, "\(feature)")
-            #expect(rule.evaluate(in: both).value != "off", "\(feature)")
+            #expect(rule.evaluate(in: both, explaining: true).value != "off", "\(feature)")
         }
     }
 
@@ -140,12 +140,12 @@ struct GrowthBookFormatTests {
             }}
             """#
         let rules = try decode(json).rules
-        let experiment = try #require(rules["f"]).evaluate(in: EvaluationContext(targetingKey: "u1"))
+        let experiment = try #require(rules["f"]).evaluate(in: EvaluationContext(targetingKey: "u1"), explaining: true)
         #expect(experiment.match?.bucket?.value == Bucketing.hash(seed: "f", value: "u1", version: 2))
         // Seed "g" (hash version 1): u7 is in bucket 0.246, inside the rollout; u4 in 0.865, outside. Seed "" would swap them.
         let rollout = try #require(rules["g"])
-        #expect(rollout.evaluate(in: EvaluationContext(targetingKey: "u7")).value == "on")
-        #expect(rollout.evaluate(in: EvaluationContext(targetingKey: "u4")).value == "off")
+        #expect(rollout.evaluate(in: EvaluationContext(targetingKey: "u7"), explaining: true).value == "on")
+        #expect(rollout.evaluate(in: EvaluationContext(targetingKey: "u4"), explaining: true).value == "off")
     }
 
     @Test(
@@ -179,7 +179,7 @@ struct GrowthBookFormatTests {
     func lenient() throws {
         let json = #"{"features": {"f": {"defaultValue": 0, "rules": [{"condition": {"name": {"$regx": "a"}}, "force": 1}]}}}"#
         let rules = try #require(try decode(json, strictness: .lenient).rules["f"])
-        #expect(rules.evaluate(in: EvaluationContext(attributes: ["name": "a"])).value == 0)
+        #expect(rules.evaluate(in: EvaluationContext(attributes: ["name": "a"]), explaining: true).value == 0)
     }
 
     @Test(
@@ -188,6 +188,6 @@ struct GrowthBookFormatTests {
             "[]", "{}", #"{"features": []}"#, #"{"encryptedFeatures": "abc=="}"#, #"{"features": {}, "savedGroups": []}"#, "nope",
         ])
     func refused(_ json: String) {
-        #expect(throws: PayloadError.self) { try GrowthBookFormat().decodePayload(Data(json.utf8)) }
+        #expect(throws: PayloadError.self) { try GrowthBookFormat().decode(Data(json.utf8)) }
     }
 }

@@ -50,8 +50,11 @@ struct LoggingObserverTests {
             ["config.outcome": "failed", "config.error_kind": "fetch.http_status", "config.duration_ms": "2000.000"]
         ),
         (
-            .refreshed(changedKeys: ["a", "b"]), .info, "refreshed",
-            ["config.changed_keys": ["a", "b"], "config.changed_count": "2"]
+            .activated(ConfigUpdate(changedKeys: ["a", "b"], cause: .refresh, generation: 4)), .info, "activated",
+            [
+                "config.changed_keys": ["a", "b"], "config.changed_count": "2", "config.cause": "refresh",
+                "config.generation": "4",
+            ]
         ),
         (.notModified, .debug, "not_modified", [:]),
         (
@@ -79,7 +82,10 @@ struct LoggingObserverTests {
             .pendingStored(changedKeys: ["a"]), .info, "pending_stored",
             ["config.changed_keys": ["a"], "config.changed_count": "1"]
         ),
-        (.activated(changedKeys: []), .info, "activated", ["config.changed_keys": [], "config.changed_count": "0"]),
+        (
+            .activated(ConfigUpdate(changedKeys: [], cause: .override(source: "env"), generation: 2)), .info, "activated",
+            ["config.changed_keys": [], "config.changed_count": "0", "config.cause": "override env", "config.generation": "2"]
+        ),
         (
             .valueRejected(rejection), .warning, "value_rejected",
             [
@@ -130,7 +136,7 @@ struct LoggingObserverTests {
 
     /// The number of `ConfigEvent` cases, and each case's position: this switch stops compiling when a case is added,
     /// so a new event cannot go untested here.
-    static let caseCount = 20
+    static let caseCount = 19
     static func caseIndex(_ event: ConfigEvent) -> Int {
         switch event {
         case .cacheLoaded: 0
@@ -139,20 +145,19 @@ struct LoggingObserverTests {
         case .cacheWriteFailed: 3
         case .refreshStarted: 4
         case .fetched: 5
-        case .refreshed: 6
-        case .notModified: 7
-        case .refreshFailed: 8
-        case .refreshSkipped: 9
-        case .pendingStored: 10
-        case .activated: 11
-        case .valueRejected: 12
-        case .overrideProblem: 13
-        case .mistypedKey: 14
-        case .unregisteredKeyRead: 15
-        case .keyTypeMismatch: 16
-        case .keyDefinitionMismatch: 17
-        case .exposure: 18
-        case .tracked: 19
+        case .notModified: 6
+        case .refreshFailed: 7
+        case .refreshSkipped: 8
+        case .pendingStored: 9
+        case .activated: 10
+        case .valueRejected: 11
+        case .overrideProblem: 12
+        case .mistypedKey: 13
+        case .unregisteredKeyRead: 14
+        case .keyTypeMismatch: 15
+        case .keyDefinitionMismatch: 16
+        case .exposure: 17
+        case .tracked: 18
         }
     }
 
@@ -183,7 +188,7 @@ struct LoggingObserverTests {
         let observer = LoggingObserver(logger: logger)
         observer.receive(.refreshStarted)
         observer.receive(.notModified)
-        observer.receive(.activated(changedKeys: ["a"]))
+        observer.receive(.activated(ConfigUpdate(changedKeys: ["a"], cause: .refresh, generation: 2)))
         #expect(handler.entries.map(\.metadata["config.event"]) == [.string("activated")])
     }
 
@@ -200,7 +205,7 @@ struct LoggingObserverTests {
         let names = handler.entries.compactMap { entry -> String? in
             if case .string(let name) = entry.metadata["config.event"] { name } else { nil }
         }
-        #expect(names == ["refresh_started", "fetched", "activated", "refreshed"])
+        #expect(names == ["refresh_started", "fetched", "activated"], "an activation is reported once")
     }
 
     @Test("a secret key's value never appears, from a client whose payload breaks the key's rule")
@@ -247,12 +252,13 @@ struct LoggingObserverTests {
         let secret = "hunter2-and-more"
         let (logger, handler) = Self.logger()
         LoggingObserver(logger: logger, redacting: [secret, "  ", ""]).receive(
-            .refreshed(changedKeys: ["plain", "key-\(secret)"]))
+            .activated(ConfigUpdate(changedKeys: ["plain", "key-\(secret)"], cause: .refresh, generation: 3)))
         LoggingObserver(logger: logger, redacting: [secret]).receive(
             .overrideProblem(source: "env", message: "value \(secret) is malformed"))
         #expect(handler.entries.count == 2)
         #expect(handler.entries[0].metadata["config.changed_keys"] == ["plain", "key-<redacted>"])
-        #expect(handler.entries[0].message.description == "refreshed; changed keys: plain, key-<redacted>")
+        #expect(
+            handler.entries[0].message.description == "activated by refresh (generation 3): changed plain, key-<redacted>")
         #expect(handler.entries[1].metadata["config.problem"] == "value <redacted> is malformed")
         #expect(!Self.text(of: handler.entries).contains(secret))
     }

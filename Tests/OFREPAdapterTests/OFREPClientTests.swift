@@ -54,8 +54,9 @@ struct OFREPClientTests {
             #expect(client.details(Self.beta).reason == .defaultValue)
             let who = client.details(Self.who)
             #expect(who.reason == .error)
-            #expect(who.errorMessage?.contains("TARGETING_KEY_MISSING") == true)
-            let rejection = try #require(client.explain(Self.who).rejected.first)
+            #expect(who.errorCode == .targetingKeyMissing, "the server's own code")
+            #expect(who.errorMessage == "this flag needs a user", "the server's own words")
+            let rejection = try #require(client.details(Self.who).rejected.first)
             #expect(
                 rejection.targeting?.kind
                     == .remoteEvaluation(errorCode: "TARGETING_KEY_MISSING", details: "this flag needs a user"))

@@ -8,7 +8,7 @@ import Testing
 /// rejected alone.
 @Suite("OFREPFormat")
 struct OFREPFormatTests {
-    private func decode(_ json: String) throws -> DecodedPayload { try OFREPFormat().decodePayload(Data(json.utf8)) }
+    private func decode(_ json: String) throws -> DecodedPayload { try OFREPFormat().decode(Data(json.utf8)) }
 
     @Test("values keep their JSON types: true, 1 and 1.0 stay apart")
     func values() throws {
@@ -35,7 +35,7 @@ struct OFREPFormatTests {
         let rules = try #require(payload.rules["checkout"] as? OFREPEvaluatedRules)
         #expect(rules.flag.metadata == ["team": .string("web"), "rank": .int(2)])
         #expect(rules.flag.evaluationReason == .targetingMatch)
-        #expect(rules.evaluate(in: EvaluationContext(targetingKey: "anyone")).value == .bool(true))
+        #expect(rules.evaluate(in: EvaluationContext(targetingKey: "anyone"), explaining: true).value == .bool(true))
     }
 
     @Test("a flag without a value defers to the app's default; DISABLED and UNKNOWN serve their value")
@@ -50,7 +50,9 @@ struct OFREPFormatTests {
         #expect(payload.evaluate("off").value == .bool(false))
         #expect((payload.rules["off"] as? OFREPEvaluatedRules)?.flag.evaluationReason == .disabled)
         #expect(payload.evaluate("odd").value == .string("x"))
-        #expect((payload.rules["odd"] as? OFREPEvaluatedRules)?.flag.evaluationReason == nil)
+        #expect((payload.rules["odd"] as? OFREPEvaluatedRules)?.flag.evaluationReason == .unknown)
+        #expect(payload.evaluate("odd").reason == .unknown)
+        #expect(payload.evaluate("off").reason == .disabled)
     }
 
     @Test("FLAG_NOT_FOUND leaves the key out; any other error code rejects that key alone")
@@ -108,7 +110,7 @@ struct OFREPFormatTests {
         ])
     func refusals(json: String, path: String?, words: String) throws {
         do throws(PayloadError) {
-            _ = try OFREPFormat().decodePayload(Data(json.utf8))
+            _ = try OFREPFormat().decode(Data(json.utf8))
             Issue.record("\(json) decoded")
         } catch {
             #expect(error.format == "ofrep")
@@ -119,7 +121,7 @@ struct OFREPFormatTests {
 
     @Test("decode gives the values alone")
     func decodeValues() throws {
-        let values = try OFREPFormat().decode(Data(#"{"flags":[{"key":"a","value":1,"reason":"TARGETING_MATCH"}]}"#.utf8))
+        let values = try OFREPFormat().decode(Data(#"{"flags":[{"key":"a","value":1,"reason":"TARGETING_MATCH"}]}"#.utf8)).values
         #expect(values == ["a": .int(1)])
         #expect(OFREPFormat().name == "ofrep")
     }

@@ -21,7 +21,7 @@ struct BackgroundWorkTests {
         let runner = Task { await client.run() }
         await clock.waitForSleepers(count: 1)
         clock.advance(by: 600)
-        _ = await observer.waitFor { if case .refreshed = $0 { true } else { false } }
+        _ = await observer.waitFor { if case .activated = $0 { true } else { false } }
         #expect(client[Keys.retries] == 1)
         await clock.waitForSleepers(count: 1)
         runner.cancel()
@@ -35,7 +35,7 @@ struct BackgroundWorkTests {
     func stopEndsRun() async throws {
         let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload()), clock: ManualClock())
             .backgroundWork(.whenRun).build()
-        let updates = client.updates()
+        let updates = client.activations()
         let runner = Task { await client.run() }
         await client.stop()
         await runner.value

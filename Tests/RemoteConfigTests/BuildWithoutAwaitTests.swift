@@ -117,7 +117,7 @@ struct BuildWithoutAwaitTests {
             .build()
         #expect(client[Keys.retries] == 9)
         #expect(
-            client.explain(Keys.retries).layer
+            client.details(Keys.retries).layer
                 == .override(source: "local overrides", position: 0, origin: "local overrides:max_retries"))
     }
 }

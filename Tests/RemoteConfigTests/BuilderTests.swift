@@ -31,7 +31,7 @@ struct BuilderTests {
         ).build()
         #expect(client[Keys.flag] == true)
         #expect(client[Keys.retries] == 7)
-        #expect(client.registeredKeys.map(\.name).sorted() == [Keys.flag.name, Keys.retries.name].sorted())
+        #expect(client.status.registeredKeys.map(\.name).sorted() == [Keys.flag.name, Keys.retries.name].sorted())
     }
 
     @Test("build() with no cache serves defaults")
@@ -118,7 +118,7 @@ struct BuilderTests {
         let client = try RemoteConfigBuilder.testing(
             fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), keys: [one, one]
         ).build()
-        #expect(client.registeredKeys.count == 1)
+        #expect(client.status.registeredKeys.count == 1)
         #expect(client[one] == 1)
     }
 
@@ -133,13 +133,13 @@ struct BuilderTests {
             keys: [first, second, same, first, third]
         ).build()
         try await client.refresh(force: true)
-        #expect(client.registeredKeys.map(\.name) == ["first", "second", "third"])
+        #expect(client.status.registeredKeys.map(\.name) == ["first", "second", "third"])
         #expect(client[first] == 1)
         #expect(client[same] == 1)
         #expect(client[second] == "two")
         #expect(client[third] == true)
-        #expect(client.explain(forKey: "third").isRegistered)
-        #expect(client.explain(forKey: "third").value == "true")
+        #expect(client.view().details(forKey: "third").isRegistered)
+        #expect(client.view().details(forKey: "third").value == true)
     }
 
     @Test("an invalid pattern rule is a configuration error")
@@ -185,7 +185,7 @@ struct BuilderTests {
     @Test("registered keys are listed with type, default and rules")
     func registryListing() async throws {
         let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock()).build()
-        let retries = try #require(client.registeredKeys.first { $0.name == "max_retries" })
+        let retries = try #require(client.status.registeredKeys.first { $0.name == "max_retries" })
         #expect(retries.typeName == "Int")
         #expect(retries.defaultValue == .int(3))
         #expect(retries.ruleNames == ["range(0...10)"])

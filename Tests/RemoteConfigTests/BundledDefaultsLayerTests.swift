@@ -18,9 +18,9 @@ struct BundledDefaultsLayerTests {
         #expect(client[Keys.flag] == true)
         #expect(client[Keys.retries] == 7)
         #expect(client[Keys.ratio] == 0.5)  // not in the file: the key's own default
-        #expect(client.explain(Keys.retries).layer == .bundledDefaults(source: "defaults.json"))
-        #expect(client.explain(Keys.ratio).layer == .defaultValue)
-        #expect(client.explain(Keys.retries).description.contains("[from bundled defaults defaults.json]"))
+        #expect(client.details(Keys.retries).layer == .bundledDefaults(source: "defaults.json"))
+        #expect(client.details(Keys.ratio).layer == .defaultValue)
+        #expect(client.details(Keys.retries).summary == "max_retries = 7 (DEFAULT) from bundled defaults defaults.json")
     }
 
     @Test("the remote snapshot wins over bundled defaults; a key the snapshot lacks keeps its bundled value")
@@ -30,7 +30,7 @@ struct BundledDefaultsLayerTests {
         try await client.refresh()
         #expect(client[Keys.retries] == 2)
         #expect(client[Keys.title] == "Shipped")
-        #expect(client.explain(Keys.title).layer == .bundledDefaults(source: "defaults.json"))
+        #expect(client.details(Keys.title).layer == .bundledDefaults(source: "defaults.json"))
     }
 
     @Test("a remote value a rule rejects, with no last good value, falls to the bundled value, not the default")
@@ -39,7 +39,7 @@ struct BundledDefaultsLayerTests {
         let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).bundledDefaults(shipped).build()
         await client.refreshRejectingEveryValue()
         #expect(client[Keys.retries] == 7)
-        let explanation = client.explain(Keys.retries)
+        let explanation = client.details(Keys.retries)
         #expect(explanation.layer == .bundledDefaults(source: "defaults.json"))
         #expect(explanation.rejected.map(\.value) == ["99"])
     }
@@ -52,8 +52,8 @@ struct BundledDefaultsLayerTests {
         let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
             .bundledDefaults(bad).bundledDefaults(fallback).observer(observer).build()
         #expect(client[Keys.retries] == 4)
-        #expect(client.explain(Keys.retries).layer == .bundledDefaults(source: "Settings.bundle"))
-        #expect(client.explain(Keys.retries).rejected.first?.origin == "bundled defaults bad.plist")
+        #expect(client.details(Keys.retries).layer == .bundledDefaults(source: "Settings.bundle"))
+        #expect(client.details(Keys.retries).rejected.first?.origin == "bundled defaults bad.plist")
         #expect(client[Keys.title] == "Welcome")
         let rejected = observer.events.compactMap { if case .valueRejected(let r) = $0 { r.key } else { nil } }
         #expect(Set(rejected) == ["max_retries", "title"])
@@ -64,6 +64,6 @@ struct BundledDefaultsLayerTests {
         let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
             .bundledDefaults(BundledDefaults(values: ["page_size": 40], source: "defaults.json")).build()
         #expect(client[ConfigKey("page_size", default: 20)] == 40)
-        #expect(client.explain(ConfigKey("page_size", default: 20)).layer == .bundledDefaults(source: "defaults.json"))
+        #expect(client.details(ConfigKey("page_size", default: 20)).layer == .bundledDefaults(source: "defaults.json"))
     }
 }

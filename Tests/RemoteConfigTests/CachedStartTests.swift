@@ -27,9 +27,9 @@ struct CachedStartTests {
         let client = try await client(cachedJSON: payload(flag: true, retries: 7, ratio: 0.75, title: "Cached"))
         #expect(client[Keys.flag] == true)
         #expect(client[Keys.retries] == 7)
-        #expect(client.snapshot()[Keys.ratio] == 0.75)
+        #expect(client.view()[Keys.ratio] == 0.75)
         #expect(client[Keys.title] == "Cached")
-        #expect(client.rawValue(forKey: "max_retries") == .int(7))
+        #expect(client.view().entry(forName: "max_retries")?.value == .int(7))
     }
 
     @Test("a cached value a rule rejects falls back to the default and is reported once, with its provenance")
@@ -38,10 +38,10 @@ struct CachedStartTests {
         let client = try await client(cachedJSON: payload(retries: 99, title: ""), observer: observer)
         #expect(client[Keys.retries] == 3)
         #expect(client[Keys.title] == "Welcome")
-        let explanation = client.explain(Keys.retries)
+        let explanation = client.details(Keys.retries)
         #expect(explanation.layer == .defaultValue)
         #expect(explanation.rejected.map(\.value) == ["99"])
-        #expect(client.explain(Keys.flag).layer == .snapshot(source: "test-cache"))
+        #expect(client.details(Keys.flag).layer == .snapshot(source: "test-cache"))
         let rejected = observer.events.compactMap { event -> String? in
             if case .valueRejected(let rejection) = event { rejection.key } else { nil }
         }
@@ -82,7 +82,7 @@ struct CachedStartTests {
                             // Two plain reads may straddle the refresh; a view's two reads may not.
                             seen.insert("retries \(client[Keys.retries])")
                             seen.insert("title \(client[Keys.title])")
-                            let view = client.snapshot()
+                            let view = client.view()
                             seen.insert("view \(view[Keys.retries]) \(view[Keys.title])")
                         }
                         return seen

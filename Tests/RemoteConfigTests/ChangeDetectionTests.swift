@@ -30,7 +30,7 @@ struct ChangeDetectionTests {
 
         fetcher.serve(json: #"{"layout": {"columns": 3}, "a": 2}"#)
         #expect(try await client.refresh(force: true) == .updated(changedKeys: ["layout"]))
-        #expect(client.explain(Self.layout).value == "Layout(columns: 3)")
+        #expect(client.details(Self.layout).value == Layout(columns: 3))
     }
 
     @Test("the same rejected value is reported once; a different rejected value is reported again")
@@ -60,14 +60,14 @@ struct ChangeDetectionTests {
         ).build()
         await client.refreshRejectingEveryValue(force: true)
 
-        let limit = try #require(client.explain(secretLimit).rejected.first)
+        let limit = try #require(client.details(secretLimit).rejected.first)
         #expect(limit.value == Rejection.redacted)
         #expect(limit.rule == "range(1...10)")
         #expect(!limit.reason.contains("77"))
-        let a = try #require(client.explain(Keys.a).rejected.first)
+        let a = try #require(client.details(Keys.a).rejected.first)
         #expect(a.value == #""seven""#)
         #expect(a.rule == "type(Int)")
-        #expect(client.explain(secretLimit).value == Rejection.redacted)
+        #expect(client.details(secretLimit).summary.hasPrefix("limit = \(Rejection.redacted) "))
     }
 
     @Test("a misspelt payload key is reported even when every registered key is also present")
@@ -116,10 +116,10 @@ struct ChangeDetectionTests {
         fetcher.serve(json: #"{"limit": 70, "limit2": 70}"#)
         await client.refreshRejectingEveryValue(force: true)
         #expect(client[generic] == 7)
-        let a = try #require(client.explain(generic).rejected.first)
-        let b = try #require(client.explain(concrete).rejected.first)
+        let a = try #require(client.details(generic).rejected.first)
+        let b = try #require(client.details(concrete).rejected.first)
         #expect(a.reason == b.reason)
         #expect(a.reason == "70 is outside 1...10")
-        #expect(client.explain(generic).value == "7")
+        #expect(client.details(generic).value == 7)
     }
 }

@@ -26,7 +26,7 @@ struct ConsistencyTests {
                     var last = 0
                     var reads = 0
                     while done.values.isEmpty || reads < 1000 {
-                        let view = client.snapshot()
+                        let view = client.view()
                         let a = view[Keys.a]
                         let b = view[Keys.b]
                         if a != b { tornReads += 1 }

@@ -18,7 +18,7 @@ struct ContextPerCallTests {
     /// is 7 for targeting keys of even length, else the payload's plain value.
     struct CountryRules: TargetingRules {
         let key: String
-        func evaluate(in context: EvaluationContext) -> TargetingDecision {
+        func evaluate(in context: EvaluationContext, explaining: Bool) -> TargetingDecision {
             let country = context.attributes["country"]?.stringValue
             switch key {
             case "new_checkout" where ["DE", "AT"].contains(country ?? ""):
@@ -45,9 +45,8 @@ struct ContextPerCallTests {
     /// Plain JSON values, with `CountryRules` for every key the payload has.
     struct CountryFormat: PayloadFormat {
         let name = "country"
-        func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] { try PlainJSONFormat().decode(bytes) }
-        func decodePayload(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
-            let values = try decode(bytes)
+        func decode(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
+            let values = try PlainJSONFormat().decode(bytes).values
             var rules: [String: any TargetingRules] = [:]
             for key in values.keys where key != "plain" { rules[key] = CountryRules(key: key) }
             return DecodedPayload(values: values, rules: rules)
@@ -86,11 +85,11 @@ struct ContextPerCallTests {
     func perCall() async throws {
         let client = try await Self.client()
         let generation = client.status.generation
-        #expect(client.value(Self.checkout, for: Self.context("u1", "DE")) == true)
-        #expect(client.value(Self.checkout, for: Self.context("u1", "FR")) == false)
-        #expect(client.value(Self.color, for: Self.context("u1", "SE")) == "green")
-        #expect(client.value(Self.retries, for: Self.context("u123", "SE")) == 7)
-        #expect(client.value(Self.retries, for: Self.context("u12", "SE")) == 2)
+        #expect(client[Self.checkout, for: Self.context("u1", "DE")] == true)
+        #expect(client[Self.checkout, for: Self.context("u1", "FR")] == false)
+        #expect(client[Self.color, for: Self.context("u1", "SE")] == "green")
+        #expect(client[Self.retries, for: Self.context("u123", "SE")] == 7)
+        #expect(client[Self.retries, for: Self.context("u12", "SE")] == 2)
         #expect(client[Self.checkout] == false)
         #expect(client[Self.color] == "blue")
         #expect(client.context == EvaluationContext(attributes: ["country": "US"]))
@@ -102,8 +101,8 @@ struct ContextPerCallTests {
         let client = try await Self.client()
         let events = client.events()
         let other = ConfigKey("new_checkout", default: true, summary: "another definition")
-        #expect(client.value(other, for: Self.context("u1", "AT")) == true)
-        #expect(client.value(other, for: Self.context("u1", "FR")) == false)
+        #expect(client[other, for: Self.context("u1", "AT")] == true)
+        #expect(client[other, for: Self.context("u1", "FR")] == false)
         var iterator = events.makeAsyncIterator()
         var mismatch = false
         while let event = await iterator.next() {
@@ -115,33 +114,32 @@ struct ContextPerCallTests {
     @Test("a value a key's rule refuses for one context falls back to the key's last good value")
     func refusedFallsBack() async throws {
         struct TooMany: TargetingRules {
-            func evaluate(in context: EvaluationContext) -> TargetingDecision {
+            func evaluate(in context: EvaluationContext, explaining: Bool) -> TargetingDecision {
                 context.targetingKey == "greedy"
                     ? TargetingDecision(value: 99, match: TargetingMatch(ruleID: "greedy", kind: .rule)) : .noMatch()
             }
         }
         struct Format: PayloadFormat {
             let name = "too-many"
-            func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] { ["max_retries": 4] }
-            func decodePayload(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
+            func decode(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
                 DecodedPayload(values: ["max_retries": 4], rules: ["max_retries": TooMany()])
             }
         }
         let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock(), keys: Self.keys)
             .payloadFormat(Format()).build()
         try await client.refresh()
-        #expect(client.value(Self.retries, for: EvaluationContext(targetingKey: "greedy")) == 4)
+        #expect(client[Self.retries, for: EvaluationContext(targetingKey: "greedy")] == 4)
         let details = client.details(Self.retries, for: EvaluationContext(targetingKey: "greedy"))
         #expect(details.reason == .cached)
         #expect(details.rejected.map(\.rule) == ["range(0...10)"])
         #expect(
-            client.explain(Self.retries, for: EvaluationContext(targetingKey: "greedy")).layer.description.hasPrefix("last good"))
+            client.details(Self.retries, for: EvaluationContext(targetingKey: "greedy")).layer.description.hasPrefix("last good"))
     }
 
     @Test("an override wins for every context")
     func overrideWins() async throws {
         let client = try await Self.client(overrides: ["new_checkout": .text("true")])
-        #expect(client.value(Self.checkout, for: Self.context("u1", "FR")) == true)
+        #expect(client[Self.checkout, for: Self.context("u1", "FR")] == true)
         let details = client.details(Self.checkout, for: Self.context("u1", "FR"))
         #expect(details.reason == .staticValue)
         #expect(details.layer.isOverride)
@@ -152,9 +150,7 @@ struct ContextPerCallTests {
     )
     func concurrent() async throws {
         let client = try await Self.client()
-        let updates = Locked(0)
-        let token = client.onChange { _ in updates.withLock { $0 += 1 } }
-        defer { token.cancel() }
+        let events = client.events()
         let generation = client.status.generation
         let countries = ["DE", "AT", "SE", "NO", "FR", "US", "FI", "JP"]
         let seed: UInt64 = 31
@@ -168,9 +164,9 @@ struct ContextPerCallTests {
                         let id = String(repeating: "u", count: Int.random(in: 1...6, using: &random))
                         let context = Self.context(id, countries.randomElement(using: &random) ?? "US")
                         let expected = Self.expected(context)
-                        if client.value(Self.checkout, for: context) != expected.checkout { wrong += 1 }
-                        if client.value(Self.color, for: context) != expected.color { wrong += 1 }
-                        if client.value(Self.retries, for: context) != expected.retries { wrong += 1 }
+                        if client[Self.checkout, for: context] != expected.checkout { wrong += 1 }
+                        if client[Self.color, for: context] != expected.color { wrong += 1 }
+                        if client[Self.retries, for: context] != expected.retries { wrong += 1 }
                     }
                     return wrong
                 }
@@ -186,7 +182,8 @@ struct ContextPerCallTests {
             return await group.reduce(0, +)
         }
         #expect(wrong == 0)
-        #expect(updates.withLock { $0 } == 0)
+        await client.stop()
+        #expect(await events.activationCount() == 0)
         #expect(client.status.generation == generation)
         #expect(client.context == EvaluationContext(attributes: ["country": "US"]))
     }
@@ -238,12 +235,12 @@ struct ContextPerCallTests {
     @Test("explain for a context names the rule, the attributes read and the context")
     func explain() async throws {
         let client = try await Self.client()
-        let explanation = client.explain(Self.checkout, for: Self.context("u1", "AT"))
-        #expect(explanation.value == "true")
-        #expect(explanation.targeting?.match?.ruleID == "dach")
+        let explanation = client.details(Self.checkout, for: Self.context("u1", "AT"))
+        #expect(explanation.value == true)
+        #expect(explanation.decision?.match?.ruleID == "dach")
         #expect(explanation.context == Self.context("u1", "AT"))
         #expect(explanation.description.contains("for context targetingKey=u1 country=\"AT\""))
-        #expect(client.explain(Self.checkout).context == nil)
+        #expect(client.details(Self.checkout).context == client.context, "without one given, the client's own")
     }
 
     /// The request's context, as a server's middleware sets it (here a task-local of the test's own).
@@ -258,16 +255,16 @@ struct ContextPerCallTests {
         #expect(client[Self.checkout] == false)
         RequestContext.$current.withValue(Self.context("u1", "DE")) {
             #expect(client[Self.checkout] == true)
-            #expect(client.value(Self.checkout) == true)
-            #expect(client.snapshot()[Self.checkout] == true)
-            #expect(client.explain(Self.checkout).targeting?.match?.ruleID == "dach")
+            #expect(client[Self.checkout] == true)
+            #expect(client.view()[Self.checkout] == true)
+            #expect(client.details(Self.checkout).decision?.match?.ruleID == "dach")
             #expect(client.details(Self.checkout).reason == .targetingMatch)
         }
         await RequestContext.$current.withValue(Self.context("u2", "SE")) {
             let color = await Task { client[Self.color] }.value
             #expect(color == "green")
         }
-        #expect(client.snapshot(for: Self.context("u3", "AT"))[Self.checkout] == true)
+        #expect(client.view(for: Self.context("u3", "AT"))[Self.checkout] == true)
         #expect(client[Self.color] == "blue")
     }
 }

@@ -63,17 +63,17 @@ struct DecodableKeyRawTests {
         let theme = ConfigKey(decoding: "theme", default: Theme(accent: "blue"))
         let fetcher = InMemoryFetcher(json: #"{"theme": {"accent": "green"}}"#)
         let client = try RemoteConfigClient.builder(fetcher: fetcher).register(theme).build()
-        #expect(client.registeredKeys.first?.defaultValue == .object(["accent": .string("blue")]))
+        #expect(client.status.registeredKeys.first?.defaultValue == .object(["accent": .string("blue")]))
         #expect(try await client.refresh(force: true) == .updated(changedKeys: ["theme"]))
 
         fetcher.serve(json: #"{"theme": {"accent": 7}}"#)
         await #expect(throws: ConfigError.self) { try await client.refresh(force: true) }
         #expect(client[theme].accent == "green")
-        #expect(client.explain(theme).layer == .lastGoodSnapshot(source: "memory://config"))
+        #expect(client.details(theme).layer == .lastGoodSnapshot(source: "memory://config"))
 
         fetcher.serve(json: #"{}"#)
         #expect(try await client.refresh(force: true) == .updated(changedKeys: ["theme"]))
         #expect(client[theme].accent == "blue")
-        #expect(client.explain(theme).layer == .defaultValue)
+        #expect(client.details(theme).layer == .defaultValue)
     }
 }

@@ -37,7 +37,7 @@ struct FetchEventTests {
         #expect(events.contains(.fetched(.modified, duration: 1.5)))
         let fetched = try #require(events.firstIndex(of: .fetched(.modified, duration: 1.5)))
         #expect(events.firstIndex(of: .refreshStarted).map { $0 < fetched } == true)
-        #expect(events.firstIndex { if case .refreshed = $0 { true } else { false } }.map { $0 > fetched } == true)
+        #expect(events.firstIndex { if case .activated = $0 { true } else { false } }.map { $0 > fetched } == true)
     }
 
     @Test("a 304: fetched, not modified")
@@ -91,7 +91,7 @@ struct FetchEventTests {
             .observer(observer).push(push).build()
         await (try #require(client.pushReceivers[0])).waitUntilSettled(1)
         await client.stop()
-        #expect(observer.events.contains { if case .refreshed = $0 { true } else { false } })
+        #expect(observer.events.contains { if case .activated = $0 { true } else { false } })
         #expect(!observer.events.contains { if case .fetched = $0 { true } else { false } })
     }
 

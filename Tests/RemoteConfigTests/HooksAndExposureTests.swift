@@ -37,11 +37,14 @@ struct HooksAndExposureTests {
         }
     }
 
+    /// A key the payload has no rules for.
+    static let plain = ConfigKey("plain", default: 0)
+
     func client(hooks: [any EvaluationHook] = [], exposures: Bool = false, observer: RecordingObserver? = nil) async throws
         -> RemoteConfigClient
     {
         var builder = RemoteConfigBuilder.testing(
-            fetcher: InMemoryFetcher(json: Fixture.json), clock: ManualClock(), keys: Fixture.keys
+            fetcher: InMemoryFetcher(json: Fixture.json), clock: ManualClock(), keys: Fixture.keys + [Self.plain]
         )
         .payloadFormat(Fixture.CountryFormat()).context(Fixture.context("u1", "DE")).reportingExposures(exposures)
         for hook in hooks { builder = builder.hook(hook) }
@@ -85,7 +88,7 @@ struct HooksAndExposureTests {
     func evaluationError() async throws {
         let calls = Locked<[String]>([])
         let client = try await client(hooks: [RecordingHook("a", calls: calls)])
-        #expect(client.value(ConfigKey("missing_flag", default: 4), for: .empty) == 4)
+        #expect(client[ConfigKey("missing_flag", default: 4), for: .empty] == 4)
         #expect(calls.withLock { $0 }.contains { $0.hasPrefix("a.error FLAG_NOT_FOUND") })
     }
 
@@ -94,9 +97,9 @@ struct HooksAndExposureTests {
         let observer = RecordingObserver()
         let client = try await client(exposures: true, observer: observer)
         for _ in 0..<50 { #expect(client[Fixture.checkout] == true) }
-        for _ in 0..<5 { #expect(client.value(Fixture.checkout, for: Fixture.context("u2", "AT")) == true) }
-        #expect(client.value(Fixture.checkout, for: Fixture.context("u3", "FR")) == false, "a default is no exposure")
-        #expect(client.value(Fixture.color, for: Fixture.context("u2", "NO")) == "green")
+        for _ in 0..<5 { #expect(client[Fixture.checkout, for: Fixture.context("u2", "AT")] == true) }
+        #expect(client[Fixture.checkout, for: Fixture.context("u3", "FR")] == false, "a default is no exposure")
+        #expect(client[Fixture.color, for: Fixture.context("u2", "NO")] == "green")
         client.track("checkout_completed", value: 42.5)
         _ = await observer.waitFor { if case .tracked = $0 { true } else { false } }
         // Exposures are delivered in the order they were read, so the last one's arrival means all arrived.
@@ -112,10 +115,19 @@ struct HooksAndExposureTests {
         #expect(tracked == [TrackedEvent(name: "checkout_completed", value: 42.5, context: Fixture.context("u1", "DE"))])
     }
 
-    @Test("without hooks or exposures a client's reads are plain reads")
+    @Test("without hooks or exposures a client installs no read interception; with them, only targeted keys use it")
     func plain() async throws {
-        #expect(try await client().plainReads)
-        #expect(try await client(exposures: true).plainReads == false)
-        #expect(try await client(hooks: [RecordingHook("a", calls: Locked([]))]).plainReads == false)
+        #expect(try await client().interception == nil)
+        let exposing = try await client(exposures: true)
+        #expect(exposing.interception?.exposures != nil)
+        let hooked = try await client(hooks: [RecordingHook("a", calls: Locked([]))])
+        #expect(hooked.interception?.hooks.count == 1)
+        for client in [exposing, hooked] {
+            let state = client.cell.load()
+            let targeted = try #require(client.registry.slot(named: "new_checkout"))
+            #expect(!state.isPlain(targeted), "a key the payload targets is read through the interception")
+            let untargeted = try #require(client.registry.slot(named: "plain"))
+            #expect(state.isPlain(untargeted), "a key no payload targets is the plain read, whatever is installed")
+        }
     }
 }

@@ -35,9 +35,9 @@ struct KeyDefinitionMismatchTests {
         let other = ConfigKey("max_retries", default: 7)
         #expect(client[other] == 7)
         #expect(client[Keys.retries] == 3)
-        #expect(client.snapshot()[other] == 7)
-        #expect(await client.value(other, policy: .immediate) == 7)
-        #expect(await client.value(other, policy: .cacheOnly) == 7)
+        #expect(client.view()[other] == 7)
+        #expect(await client.fetch(.immediate)[other] == 7)
+        #expect(await client.fetch(.cacheOnly)[other] == 7)
     }
 
     @Test("a payload value is converted and checked with the read key's rules, not the registered key's")
@@ -47,11 +47,11 @@ struct KeyDefinitionMismatchTests {
         #expect(client[Keys.retries] == 9, "range(0...10) accepts 9")
         let stricter = ConfigKey("max_retries", default: 3, rules: [.range(0...5)])
         #expect(client[stricter] == 3, "range(0...5) refuses 9: the read key's default")
-        let explanation = client.explain(stricter)
+        let explanation = client.details(stricter)
         #expect(!explanation.isRegistered)
         #expect(explanation.layer == .defaultValue)
         #expect(explanation.rejected.map(\.rule) == ["range(0...5)"])
-        #expect(client.snapshot()[stricter] == 3)
+        #expect(client.view()[stricter] == 3)
         let unchecked = ConfigKey("max_retries", default: 7)
         #expect(client[unchecked] == 9, "no rules: the payload's value, converted alone")
     }
@@ -67,8 +67,8 @@ struct KeyDefinitionMismatchTests {
         #expect(client[Keys.retries] == 5, "range(0...10) refuses 15: the last good value")
         let looser = ConfigKey("max_retries", default: 3, rules: [.range(0...20)])
         #expect(client[looser] == 15)
-        #expect(client.explain(looser).layer == .snapshot(source: "memory://config"))
-        #expect(client.explain(looser).rejected.isEmpty)
+        #expect(client.details(looser).layer == .snapshot(source: "memory://config"))
+        #expect(client.details(looser).rejected.isEmpty)
     }
 
     @Test("a read that differs only in secrecy is read on its own, and the report shows neither default")
@@ -77,8 +77,8 @@ struct KeyDefinitionMismatchTests {
         let client = try await client(json: #"{"max_retries": 4}"#, observer: observer)
         let secret = ConfigKey("max_retries", default: 3, rules: [.range(0...10)], secret: true)
         #expect(client[secret] == 4)
-        #expect(!client.explain(secret).isRegistered)
-        #expect(client.explain(secret).value == Rejection.redacted)
+        #expect(!client.details(secret).isRegistered)
+        #expect(client.details(secret).summary.hasPrefix("max_retries = \(Rejection.redacted) "))
         let event = try #require(mismatches(observer).first)
         #expect(
             event == .keyDefinitionMismatch(name: "max_retries", registered: Keys.retries.descriptor, read: secret.descriptor))
@@ -96,7 +96,7 @@ struct KeyDefinitionMismatchTests {
         let other = ConfigKey("max_retries", default: 7)
         _ = client[other]
         _ = client[other]
-        _ = client.snapshot()[other]
+        _ = client.view()[other]
         _ = client[ConfigKey("max_retries", default: 8)]
         let events = mismatches(observer)
         #expect(
@@ -121,7 +121,7 @@ struct KeyDefinitionMismatchTests {
         let again = ConfigKey("max_retries", default: 3, rules: [.range(0...10)])
         #expect(client.registry.slot(for: again.fingerprint, type: again.valueType) != nil, "found by the read path")
         #expect(client[again] == 5, "the registered slot's last good value; alone, 50 would be refused for the default 3")
-        #expect(client.explain(again).isRegistered)
+        #expect(client.details(again).isRegistered)
         let modeAgain = ConfigKey("mode", default: Mode.fast)
         #expect(client.registry.slot(for: modeAgain.fingerprint, type: modeAgain.valueType) != nil, "its own converter")
         #expect(client[modeAgain] == .slow)
@@ -157,7 +157,7 @@ struct KeyDefinitionMismatchTests {
     func stream() async throws {
         let observer = RecordingObserver()
         let client = try await client(json: #"{"max_retries": 9}"#, observer: observer)
-        var values = client.values(ConfigKey("max_retries", default: 1, rules: [.range(0...5)])).makeAsyncIterator()
+        var values = client.watch(ConfigKey("max_retries", default: 1, rules: [.range(0...5)])).makeAsyncIterator()
         #expect(await values.next() == 1)
         #expect(mismatches(observer).count == 1)
     }
@@ -191,6 +191,6 @@ struct KeyDefinitionMismatchTests {
                 ConfigKey("mode", default: Mode.fast),
             ]
         ).build()
-        #expect(client.registeredKeys.map(\.name) == ["max_retries", "mode"])
+        #expect(client.status.registeredKeys.map(\.name) == ["max_retries", "mode"])
     }
 }

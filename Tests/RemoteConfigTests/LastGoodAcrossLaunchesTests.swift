@@ -30,7 +30,7 @@ struct LastGoodAcrossLaunchesTests {
         try await first.refresh()
         try await first.refresh()
         #expect(first[Keys.retries] == 9)
-        #expect(first.explain(Keys.retries).layer == .lastGoodSnapshot(source: "scripted://config"))
+        #expect(first.details(Keys.retries).layer == .lastGoodSnapshot(source: "scripted://config"))
         let record = try #require(cache.snapshot("default", slot: .lastGood))
         #expect(LastGoodValues(bytes: record.payload)?.entries.keys.sorted() == ["max_retries", "title"])
 
@@ -38,7 +38,7 @@ struct LastGoodAcrossLaunchesTests {
         #expect(second[Keys.retries] == 9)
         #expect(second[Keys.title] == "Hi")
         #expect(second[Keys.flag] == true, "a value the cached payload gives is served as before")
-        let explanation = second.explain(Keys.retries)
+        let explanation = second.details(Keys.retries)
         #expect(explanation.layer == .lastGoodSnapshot(source: "scripted://config"))
         #expect(explanation.rejected.map(\.value) == ["99"], "the cached payload's value is still reported as rejected")
     }
@@ -78,8 +78,8 @@ struct LastGoodAcrossLaunchesTests {
         try await cache.store(record.cached(at: epoch), as: "default", slot: .lastGood)
         let client = try launch(cache: cache)
         #expect(client[Keys.retries] == 3)
-        #expect(client.explain(Keys.retries).rejected.map(\.value) == ["99", "42"])
-        #expect(client.explain(Keys.retries).rejected.last?.origin == "last good value from older build")
+        #expect(client.details(Keys.retries).rejected.map(\.value) == ["99", "42"])
+        #expect(client.details(Keys.retries).rejected.last?.origin == "last good value from older build")
     }
 
     @Test("a damaged record is reported as an unreadable cache and ignored")
@@ -108,6 +108,6 @@ struct LastGoodAcrossLaunchesTests {
 
         let third = try launch(cache: cache, activation: .nextLaunch)
         #expect(third[Keys.retries] == 9)
-        #expect(third.explain(Keys.retries).layer == .lastGoodSnapshot(source: "scripted://config"))
+        #expect(third.details(Keys.retries).layer == .lastGoodSnapshot(source: "scripted://config"))
     }
 }

@@ -17,12 +17,12 @@ struct LayeringTests {
         #expect(client[Keys.retries] == 3)
         #expect(client[Keys.ratio] == 1.0)
         #expect(client[Keys.title] == "Welcome")
-        let explanation = client.explain(Keys.retries)
+        let explanation = client.details(Keys.retries)
         #expect(explanation.layer == .defaultValue)
         #expect(explanation.rejected.map(\.rule) == ["range(0...10)"])
         #expect(explanation.rejected.first?.value == "99")
         #expect(explanation.rejected.first?.reason == "99 is outside 0...10")
-        #expect(client.explain(Keys.title).rejected.map(\.rule) == ["nonEmpty"])
+        #expect(client.details(Keys.title).rejected.map(\.rule) == ["nonEmpty"])
         let rejectedKeys = observer.events.compactMap { if case .valueRejected(let r) = $0 { r.key } else { nil } }
         #expect(Set(rejectedKeys) == ["max_retries", "title"])
     }
@@ -34,8 +34,8 @@ struct LayeringTests {
         await client.refreshRejectingEveryValue()
         #expect(client[Keys.flag] == false)
         #expect(client[Keys.retries] == 3)
-        #expect(client.explain(Keys.flag).rejected.first?.rule == "type(Bool)")
-        #expect(client.explain(Keys.retries).rejected.first?.rule == "type(Int)")
+        #expect(client.details(Keys.flag).rejected.first?.rule == "type(Bool)")
+        #expect(client.details(Keys.retries).rejected.first?.rule == "type(Int)")
     }
 
     @Test("a rejected value falls back to the key's last good snapshot value, not the default")
@@ -46,13 +46,13 @@ struct LayeringTests {
         fetcher.serve(json: payload(retries: 99))
         _ = try await client.refresh()  // the payload's other values are accepted
         #expect(client[Keys.retries] == 5)
-        let explanation = client.explain(Keys.retries)
+        let explanation = client.details(Keys.retries)
         #expect(explanation.layer == .lastGoodSnapshot(source: "memory://config"))
         #expect(explanation.rejected.count == 1)
         fetcher.serve(json: #"{"new_checkout": true}"#)
         _ = try await client.refresh()
         #expect(client[Keys.retries] == 3)
-        #expect(client.explain(Keys.retries).layer == .defaultValue)
+        #expect(client.details(Keys.retries).layer == .defaultValue)
     }
 
     @Test("provenance names each layer: override, snapshot, default")
@@ -68,10 +68,10 @@ struct LayeringTests {
         clock.advance(by: 30)
 
         #expect(client[Keys.retries] == 8)
-        #expect(client.explain(Keys.retries).layer == .override(source: "first", position: 0, origin: "first:max_retries"))
+        #expect(client.details(Keys.retries).layer == .override(source: "first", position: 0, origin: "first:max_retries"))
         #expect(client[Keys.ratio] == 0.75)
-        #expect(client.explain(Keys.ratio).layer == .override(source: "second", position: 1, origin: "second:ratio"))
-        let title = client.explain(Keys.title)
+        #expect(client.details(Keys.ratio).layer == .override(source: "second", position: 1, origin: "second:ratio"))
+        let title = client.details(Keys.title)
         #expect(client[Keys.title] == "Remote")
         #expect(title.layer == .snapshot(source: "memory://config"))
         #expect(title.snapshotAge == 30)
@@ -79,10 +79,10 @@ struct LayeringTests {
         #expect(title.snapshot?.validators.etag != nil)
         let unset = ConfigKey("unset", default: "fallback")
         let client2 = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, keys: [unset]).build()
-        #expect(client2.explain(unset).layer == .defaultValue)
-        #expect(client2.explain(unset).value == "\"fallback\"")
-        #expect(client2.explain(unset).snapshot == nil)
-        #expect(client.explain(Keys.retries).description.contains("override first"))
+        #expect(client2.details(unset).layer == .defaultValue)
+        #expect(client2.details(unset).value == "fallback")
+        #expect(client2.details(unset).snapshot == nil)
+        #expect(client.details(Keys.retries).description.contains("override first"))
     }
 
     @Test("an override a rule rejects falls through to the next override, and the rejection is listed")
@@ -92,7 +92,7 @@ struct LayeringTests {
         let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
             .override(first).override(second).build()
         #expect(client[Keys.retries] == 4)
-        let explanation = client.explain(Keys.retries)
+        let explanation = client.details(Keys.retries)
         #expect(explanation.rejected.count == 1)
         #expect(explanation.rejected.first?.origin == "first:max_retries")
         #expect(explanation.rejected.first?.rule == "type(Int)")
@@ -103,7 +103,7 @@ struct LayeringTests {
         let source = InMemoryOverrideSource(name: "qa")
         let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
             .override(source).build()
-        var updates = client.updates().makeAsyncIterator()
+        var updates = client.activations().makeAsyncIterator()
         source.set("max_retries", value: .int(2))
         let update = await updates.next()
         #expect(update?.changedKeys == ["max_retries"])
@@ -123,10 +123,10 @@ struct LayeringTests {
         let legacy = ConfigKey("legacy_limit", default: 1)
         #expect(client[legacy] == 12)
         #expect(client[legacy] == 12)
-        #expect(client.rawValue(forKey: "legacy_limit") == .int(12))
+        #expect(client.view().entry(forName: "legacy_limit")?.value == .int(12))
         let reads = observer.events.filter { $0 == .unregisteredKeyRead(name: "legacy_limit") }
         #expect(reads.count == 1)
-        #expect(client.explain(legacy).isRegistered == false)
+        #expect(client.details(legacy).isRegistered == false)
     }
 
     @Test("a name that differs from a registered key only by case or separators is reported as a likely typo")
@@ -136,7 +136,7 @@ struct LayeringTests {
         let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).observer(observer).build()
         _ = try await client.refresh()
         #expect(observer.events.contains(.mistypedKey(requested: "maxRetries", registered: "max_retries")))
-        _ = client.rawValue(forKey: "MAX-RETRIES")
+        _ = client.view().details(forKey: "MAX-RETRIES")
         #expect(observer.events.contains(.mistypedKey(requested: "MAX-RETRIES", registered: "max_retries")))
     }
 
@@ -152,12 +152,12 @@ struct LayeringTests {
         let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), keys: [banner]).build()
         _ = try await client.refresh()
         #expect(client[banner] == Banner(title: "Sale", weight: 2))
-        #expect(await client.value(banner, policy: .immediate) == Banner(title: "Sale", weight: 2))
+        #expect(await client.fetch(.immediate)[banner] == Banner(title: "Sale", weight: 2))
 
         fetcher.serve(json: #"{"banner": {"title": "Sale", "weight": "heavy"}}"#)
         await client.refreshRejectingEveryValue()
         #expect(client[banner] == Banner(title: "Sale", weight: 2))
-        let rejection = try #require(client.explain(banner).rejected.first)
+        let rejection = try #require(client.details(banner).rejected.first)
         #expect(rejection.reason.contains("weight"))
     }
 
@@ -171,7 +171,7 @@ struct LayeringTests {
             .observer(observer).build()
         await client.refreshRejectingEveryValue()
         #expect(client[layout] == Layout(columns: [1]))
-        let rejection = try #require(client.explain(layout).rejected.first)
+        let rejection = try #require(client.details(layout).rejected.first)
         #expect(rejection.key == "layout")
         #expect(rejection.reason.contains("columns[2]"))
         #expect(observer.events.contains(.valueRejected(rejection)))
@@ -187,7 +187,7 @@ struct OverrideProblemTests {
         let observer = RecordingObserver()
         let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: "{}"), clock: ManualClock())
             .override(source).observer(observer).build()
-        var updates = client.updates().makeAsyncIterator()
+        var updates = client.activations().makeAsyncIterator()
         source.set("max_retries", value: .int(1))
         _ = await updates.next()
         let problems = observer.events.filter { $0 == .overrideProblem(source: "qa", message: "line 3: missing '='") }

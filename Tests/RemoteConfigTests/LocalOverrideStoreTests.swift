@@ -15,12 +15,12 @@ struct LocalOverrideStoreTests {
         )
         .override(store).build()
         _ = try await client.refresh()
-        var values = client.values(Keys.retries).makeAsyncIterator()
+        var values = client.watch(Keys.retries).makeAsyncIterator()
         #expect(await values.next() == 5)
         try await store.set(Keys.retries, 9)
         #expect(await values.next() == 9)
         #expect(
-            client.explain(Keys.retries).layer
+            client.details(Keys.retries).layer
                 == .override(source: "local overrides", position: 0, origin: "local overrides:max_retries"))
         try await store.set(Keys.flag, false)
         try await store.remove(Keys.retries)

@@ -35,10 +35,10 @@ struct MultipleProvidersTests {
         #expect(client.status.providers[0].freshness == .expired)
         #expect(client.status.providers[1].freshness == .fresh)
 
-        #expect(await client.value(Keys.ratio, policy: .cacheOnly) == 0.8, "the fresh provider's value is served")
-        #expect(await client.value(Keys.flag, policy: .cacheOnly) == true)
-        #expect(await client.value(Keys.retries, policy: .cacheOnly) == 3, "the expired provider's value is not")
-        #expect(await client.value(Keys.title, policy: .cacheOnly) == "Welcome")
+        #expect(await client.fetch(.cacheOnly)[Keys.ratio] == 0.8, "the fresh provider's value is served")
+        #expect(await client.fetch(.cacheOnly)[Keys.flag] == true)
+        #expect(await client.fetch(.cacheOnly)[Keys.retries] == 3, "the expired provider's value is not")
+        #expect(await client.fetch(.cacheOnly)[Keys.title] == "Welcome")
     }
 
     @Test("with two fetchers, one of them down, the other's values apply and the failure is its own")
@@ -78,7 +78,7 @@ struct MultipleProvidersTests {
         let experiments = InMemoryFetcher(json: #"{"title": "Experiment"}"#, source: "memory://experiments")
         let hold = experiments.holdNext()
         let client = try client(main: main, experiments: experiments)
-        var updates = client.updates().makeAsyncIterator()
+        var updates = client.activations().makeAsyncIterator()
         let refresh = Task { try await client.refresh() }
         await hold.waitUntilReached()
         let first = await updates.next()
@@ -100,18 +100,18 @@ struct MultipleProvidersTests {
         try await client.refresh()
 
         #expect(client[Keys.title] == "Experiment")
-        let title = client.explain(Keys.title)
+        let title = client.details(Keys.title)
         #expect(title.layer == .snapshot(source: "memory://experiments"))
         #expect(title.provider == "experiments")
         #expect(title.snapshot?.source == "memory://experiments")
 
         #expect(client[Keys.retries] == 5)
-        let retries = client.explain(Keys.retries)
+        let retries = client.details(Keys.retries)
         #expect(retries.layer == .snapshot(source: "memory://main"))
         #expect(retries.provider == "default")
         #expect(retries.rejected.map(\.rule) == ["range(0...10)"])
         #expect(retries.rejected.first?.origin == "snapshot memory://experiments")
-        #expect(client.rawValue(forKey: "max_retries") == .int(99))
+        #expect(retries.rejected.first?.value == "99", "the refused raw value is in the details")
     }
 
     @Test("a provider added with a lower precedence only fills the keys the main fetcher lacks")
@@ -124,7 +124,7 @@ struct MultipleProvidersTests {
         try await client.refresh()
         #expect(client[Keys.title] == "Main")
         #expect(client[Keys.ratio] == 0.75)
-        #expect(client.explain(Keys.ratio).provider == "regional")
+        #expect(client.details(Keys.ratio).provider == "regional")
     }
 
     @Test("each provider keeps its own cache name, validators and scheduler")
@@ -205,15 +205,15 @@ struct MultipleProvidersTests {
         await clock.waitForSleepers(count: 2)
         clock.advance(by: 600)
         _ = await observer.waitFor { if case .refreshFailed = $0 { true } else { false } }
-        _ = await observer.waitFor { if case .refreshed = $0 { true } else { false } }
+        _ = await observer.waitFor { if case .activated = $0 { true } else { false } }
         #expect(client[Keys.retries] == 5)
         #expect(client.status.providers[1].lastError == .fetch(down))
         await clock.waitForSleepers(count: 2)
         clock.advance(by: 600)
         let experimentsRefreshed = await observer.waitFor { event in
-            if case .refreshed(let keys) = event { keys == ["title"] } else { false }
+            if case .activated(let update) = event { update.changedKeys == ["title"] } else { false }
         }
-        #expect(experimentsRefreshed == .refreshed(changedKeys: ["title"]))
+        if case .activated(let update) = experimentsRefreshed { #expect(update.cause == .refresh) }
         #expect(client[Keys.title] == "Experiment")
         #expect(client.status.providers[1].lastError == nil)
         await client.stop()

@@ -40,7 +40,7 @@ struct PushTests {
         #expect(fetcher.fetchCount == 1)  // the first signal: "maybe changed" while holding nothing
         #expect(client[Keys.retries] == 4)
 
-        var updates = client.updates().makeAsyncIterator()
+        var updates = client.activations().makeAsyncIterator()
         fetcher.serve(json: payload(retries: 6))
         push.announce(version: fetcher.currentETag)
         let update = await updates.next()
@@ -82,10 +82,10 @@ struct PushTests {
         #expect(fetcher.fetchCount == 0)
         #expect(client[Keys.title] == "Pushed")
         #expect(client[Keys.retries] == 5)  // 99 breaks the key's range rule: the last good value stays
-        let explanation = client.explain(Keys.title)
+        let explanation = client.details(Keys.title)
         #expect(explanation.layer == .snapshot(source: "sse http://x/events"))
         #expect(explanation.snapshot?.validators.etag == "\"p2\"")
-        #expect(client.explain(Keys.retries).rejected.count == 1)
+        #expect(client.details(Keys.retries).rejected.count == 1)
         let stored = try #require(cache.snapshot("default"))
         #expect(stored.payload == Data(payload(retries: 99, title: "Pushed").utf8))
         #expect(stored.metadata.validators.etag == "\"p2\"")
@@ -229,7 +229,7 @@ struct PushTests {
         #expect(main.fetchCount == 0)
         #expect(client[Keys.retries] == 7)
 
-        var updates = client.updates().makeAsyncIterator()
+        var updates = client.activations().makeAsyncIterator()
         experiments.serve(json: #"{"max_retries": 9}"#)
         push.announce(version: experiments.currentETag)
         #expect(await updates.next()?.changedKeys == ["max_retries"])

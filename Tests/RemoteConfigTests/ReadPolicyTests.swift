@@ -78,7 +78,7 @@ struct ReadPolicyTests {
             .observer(observer)
             .build()
 
-        let value = await client.value(Keys.retries, policy: cell.policy)
+        let value = await client.fetch(cell.policy)[Keys.retries]
         #expect(value == cell.value)
 
         switch cell.fetch {
@@ -88,7 +88,7 @@ struct ReadPolicyTests {
             #expect(fetcher.fetchCount == 1)
         case .background:
             await fetcher.waitForFetches(count: 1)
-            _ = await observer.waitFor { if case .refreshed = $0 { true } else { false } }
+            _ = await observer.waitFor { if case .activated = $0 { true } else { false } }
             #expect(fetcher.fetchCount == 1)
             #expect(client[Keys.retries] == 9)
         }
@@ -102,7 +102,7 @@ struct ReadPolicyTests {
         let fetcher = ScriptedFetcher()
         fetcher.enqueue(.failure(FetchError(.httpStatus(500), retry: .backoff, message: "server error 500")))
         let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: clock, cache: cache).build()
-        #expect(await client.value(Keys.retries, policy: .refreshBeforeReturning) == 7)
+        #expect(await client.fetch(.refreshBeforeReturning)[Keys.retries] == 7)
         #expect(fetcher.fetchCount == 1)
         #expect(client.status.lastError != nil)
     }
@@ -115,7 +115,7 @@ struct ReadPolicyTests {
         let overrides = InMemoryOverrideSource(name: "qa", values: ["max_retries": .value(.int(1))])
         let client = try RemoteConfigBuilder.testing(fetcher: ScriptedFetcher(), clock: clock, cache: cache)
             .override(overrides).build()
-        #expect(await client.value(Keys.retries, policy: .cacheOnly) == 1)
-        #expect(await client.value(Keys.flag, policy: .cacheOnly) == false)
+        #expect(await client.fetch(.cacheOnly)[Keys.retries] == 1)
+        #expect(await client.fetch(.cacheOnly)[Keys.flag] == false)
     }
 }

@@ -35,7 +35,7 @@ struct RegistrationBuilderTests {
         try await client.refresh()
         #expect(client[EnumNamedKeys.timeout] == 12.5)
         #expect(client[EnumNamedKeys.retries] == 2)
-        #expect(client.registeredKeys.map(\.name) == ["server.timeout", "server.retries"])
+        #expect(client.status.registeredKeys.map(\.name) == ["server.timeout", "server.retries"])
     }
 
     @Test("a block takes lists, if, if/else and for, in order")
@@ -51,7 +51,7 @@ struct RegistrationBuilderTests {
             }
             .build()
         #expect(
-            client.registeredKeys.map(\.name) == [
+            client.status.registeredKeys.map(\.name) == [
                 "new_checkout", "max_retries", "ratio", "title", "server.retries.theme", "b", "server.timeout",
             ])
     }
@@ -63,6 +63,6 @@ struct RegistrationBuilderTests {
             Keys.flag; Keys.retries
         }.build()
         let variadic = try RemoteConfigClient.builder(fetcher: fetcher).register(Keys.flag, Keys.retries).build()
-        #expect(block.registeredKeys == variadic.registeredKeys)
+        #expect(block.status.registeredKeys == variadic.status.registeredKeys)
     }
 }

@@ -25,8 +25,8 @@ struct RegressionTests {
         fetcher.serve(json: #"{"max_retries": 50}"#)
         await client.refreshRejectingEveryValue()
         #expect(client[callSite] == 5, "50 breaks the rule: the last good value, not the raw snapshot")
-        #expect(client.explain(callSite).layer == .lastGoodSnapshot(source: "memory://config"))
-        #expect(client.snapshot()[callSite] == 5)
+        #expect(client.details(callSite).layer == .lastGoodSnapshot(source: "memory://config"))
+        #expect(client.view()[callSite] == 5)
         #expect(
             !observer.events.contains { if case .unregisteredKeyRead = $0 { true } else { false } },
             "a key with a registered name is not an unregistered read")
@@ -39,7 +39,7 @@ struct RegressionTests {
             .build()
         let callSite = ConfigKey("max_retries", default: 3, rules: [.range(0...10)])
         #expect(client[callSite] == 7)
-        #expect(client.explain(callSite).layer.isOverride)
+        #expect(client.details(callSite).layer.isOverride)
     }
 
     @Test("a read of a registered name with another type is resolved on its own and reported, never a silent value")
@@ -111,14 +111,14 @@ struct RegressionTests {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<8 {
                     group.addTask {
-                        for _ in 0..<25 { _ = await client.value(Keys.retries, policy: .immediateWithBackgroundRefresh) }
+                        for _ in 0..<25 { _ = await client.fetch(.immediateWithBackgroundRefresh)[Keys.retries] }
                     }
                 }
             }
             _ = await observer.waitFor { $0 == .notModified }
-            for _ in 0..<25 { _ = await client.value(Keys.retries, policy: .immediateWithBackgroundRefresh) }
+            for _ in 0..<25 { _ = await client.fetch(.immediateWithBackgroundRefresh)[Keys.retries] }
             #expect(fetcher.fetchCount == 1, "trial \(trial) fetched \(fetcher.fetchCount) times")
-            #expect(client.currentFreshness() == .fresh)
+            #expect(client.status.freshness == .fresh)
             if fetcher.fetchCount != 1 { break }
         }
     }
@@ -158,13 +158,13 @@ struct RegressionTests {
         let observer = RecordingObserver()
         let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock(), keys: [banner])
             .observer(observer).build()
-        #expect(await client.value(banner, policy: .refreshBeforeReturning) == Banner(title: "Sale"))
+        #expect(await client.fetch(.refreshBeforeReturning)[banner] == Banner(title: "Sale"))
         #expect(fetcher.fetchCount == 1)
 
         fetcher.serve(json: #"{"banner": {"title": 7}}"#)
         await client.refreshRejectingEveryValue(force: true)
         #expect(client[banner] == Banner(title: "Sale"), "the rejected value falls back to the last good one")
         #expect(observer.events.contains { if case .valueRejected(let r) = $0 { r.key == "banner" } else { false } })
-        #expect(client.rawValue(forKey: "banner") == .object(["title": .int(7)]), "the raw read says it is raw")
+        #expect(client.view().details(forKey: "banner").rejected.first?.value == #"{"title":7}"#, "details show the refused raw value")
     }
 }

@@ -98,7 +98,7 @@ struct RemoteEvaluationTests {
         try await client.refresh()
         #expect(client[Keys.title] == "Hello u1")
 
-        client.setContext(EvaluationContext(targetingKey: "u2"))
+        client.updateContext { $0 = EvaluationContext(targetingKey: "u2") }
         #expect(client[Keys.title] == "Welcome")  // no cached payload for u2 yet: the key's default
         let result = await backgroundRefresh(of: client)
         #expect(result == .success(.updated(changedKeys: ["title"])))
@@ -125,7 +125,7 @@ struct RemoteEvaluationTests {
         let fetcher = PerUserFetcher()
         let client = try client(fetcher)
         try await client.refresh()
-        client.setContext(client.context)
+        client.updateContext { $0 = client.context }
         #expect(client.engine.currentFlight == nil)
         #expect(fetcher.requests.count == 1)
     }
@@ -137,12 +137,12 @@ struct RemoteEvaluationTests {
         fetcher.serve("Hello u2", to: "u2")
         let client = try client(fetcher)
         try await client.refresh()
-        client.setContext(EvaluationContext(targetingKey: "u2"))
+        client.updateContext { $0 = EvaluationContext(targetingKey: "u2") }
         _ = await backgroundRefresh(of: client)
         #expect(client[Keys.title] == "Hello u2")
 
         let hold = fetcher.holdNext()
-        client.setContext(EvaluationContext(targetingKey: "u1"))
+        client.updateContext { $0 = EvaluationContext(targetingKey: "u1") }
         #expect(client[Keys.title] == "Hello u1")  // from u1's cache slot, synchronously
         await hold.waitUntilReached()
         #expect(fetcher.requests.last?.validators.etag == "\"u1-v1\"")  // the refetch is conditional on u1's ETag
@@ -160,16 +160,16 @@ struct RemoteEvaluationTests {
         fetcher.serve("", to: "u2")  // refused by the key's nonEmpty rule
         let client = try client(fetcher)
         try await client.refresh()
-        client.setContext(EvaluationContext(targetingKey: "u2"))
+        client.updateContext { $0 = EvaluationContext(targetingKey: "u2") }
         _ = await backgroundRefresh(of: client)
         #expect(client[Keys.title] == "Welcome")
-        client.setContext(EvaluationContext(targetingKey: "u1"))
+        client.updateContext { $0 = EvaluationContext(targetingKey: "u1") }
         _ = await backgroundRefresh(of: client)
         #expect(client[Keys.title] == "Hello u1")
 
         // u2's cache slot holds the refused value: the switch serves the default at once, not u1's title.
         let hold = fetcher.holdNext()
-        client.setContext(EvaluationContext(targetingKey: "u2"))
+        client.updateContext { $0 = EvaluationContext(targetingKey: "u2") }
         #expect(client[Keys.title] == "Welcome")
         #expect(client.details(Keys.title).layer == .defaultValue)
         await hold.waitUntilReached()
@@ -219,7 +219,7 @@ struct RemoteEvaluationTests {
         #expect(again[Keys.title] == "Hello u1")
         let other = try client(offline, cache: cache, user: "u9")
         #expect(other[Keys.title] == "Welcome")
-        other.setContext(EvaluationContext(targetingKey: "u1"))  // a later login serves u1's slot
+        other.updateContext { $0 = EvaluationContext(targetingKey: "u1") }  // a later login serves u1's slot
         #expect(other[Keys.title] == "Hello u1")
         _ = await backgroundRefresh(of: other)
         #expect(other[Keys.title] == "Hello u1")  // the failed refetch keeps it
@@ -235,7 +235,7 @@ struct RemoteEvaluationTests {
         let hold = fetcher.holdNext()
         let old = Task { try await client.refresh() }
         await hold.waitUntilReached()
-        client.setContext(EvaluationContext(targetingKey: "u2"))
+        client.updateContext { $0 = EvaluationContext(targetingKey: "u2") }
         hold.release()
         let oldResult = try await old.value
         #expect(oldResult == .updated(changedKeys: ["title"]) || oldResult == .unchanged)
@@ -251,7 +251,7 @@ struct RemoteEvaluationTests {
         let fetcher = InMemoryFetcher(json: payload())
         let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
         try await client.refresh()
-        client.setContext(EvaluationContext(targetingKey: "u2"))
+        client.updateContext { $0 = EvaluationContext(targetingKey: "u2") }
         #expect(client.engine.currentFlight == nil)
         #expect(fetcher.fetchCount == 1)
         #expect(fetcher.requests.first?.context == .empty)

@@ -29,7 +29,7 @@ struct ResolvedConfigurationTests {
     func registeredKeys() async throws {
         let (client, _) = try await client(
             #"{"new_checkout": true, "max_retries": 7, "ratio": 1, "api_token": "s3cret", "extra": [1, "a"]}"#)
-        let values = client.resolvedValues()
+        let values = client.view()
         #expect(values.entry(forName: "new_checkout") == .init(value: .bool(true), isSecret: false))
         #expect(values.entry(forName: "max_retries") == .init(value: .int(7), isSecret: false))
         #expect(values.entry(forName: "ratio") == .init(value: .double(1), isSecret: false), "a Double key renders a double")
@@ -42,10 +42,10 @@ struct ResolvedConfigurationTests {
     @Test("a key at its default answers nil; a rejected value falls back to the last good one")
     func defaultsAndRejections() async throws {
         let (client, fetcher) = try await client(#"{"max_retries": 4}"#)
-        #expect(client.resolvedValues().entry(forName: "title") == nil, "title is at its default")
+        #expect(client.view().entry(forName: "title") == nil, "title is at its default")
         fetcher.serve(json: #"{"max_retries": 99, "title": ""}"#)
         await client.refreshRejectingEveryValue()
-        let values = client.resolvedValues()
+        let values = client.view()
         #expect(values.entry(forName: "max_retries")?.value == .int(4), "99 breaks the range rule: last good value")
         #expect(values.entry(forName: "title") == nil, "an empty title breaks nonEmpty, and there is no last good value")
         await client.stop()
@@ -55,33 +55,33 @@ struct ResolvedConfigurationTests {
     func overrides() async throws {
         let source = InMemoryOverrideSource(name: "qa", values: ["max_retries": .text("9")])
         let (client, _) = try await client(#"{"max_retries": 4}"#, overrides: source)
-        #expect(client.resolvedValues().entry(forName: "max_retries")?.value == .int(9))
+        #expect(client.view().entry(forName: "max_retries")?.value == .int(9))
         await client.stop()
     }
 
     @Test("a key whose type cannot render answers with its value as it arrived")
     func decodableOnly() async throws {
         let (client, _) = try await client(#"{"banner": {"title": "Sale"}}"#)
-        #expect(client.resolvedValues().entry(forName: "banner")?.value == ["title": "Sale"])
+        #expect(client.view().entry(forName: "banner")?.value == ["title": "Sale"])
         await client.stop()
     }
 
     @Test("values taken before a refresh keep their state: one state per lookup set")
     func oneState() async throws {
         let (client, fetcher) = try await client(#"{"max_retries": 4}"#)
-        let before = client.resolvedValues()
+        let before = client.view()
         fetcher.serve(json: #"{"max_retries": 5}"#)
         _ = try await client.refresh()
         #expect(before.entry(forName: "max_retries")?.value == .int(4))
-        #expect(client.resolvedValues().entry(forName: "max_retries")?.value == .int(5))
-        #expect(client.resolvedValues().generation > before.generation)
+        #expect(client.view().entry(forName: "max_retries")?.value == .int(5))
+        #expect(client.view().generation > before.generation)
         await client.stop()
     }
 
     @Test("updates: the current values first, then the values after each activation, until the client stops")
     func updates() async throws {
         let (client, fetcher) = try await client(#"{"max_retries": 4}"#)
-        var updates = client.resolvedValueUpdates().makeAsyncIterator()
+        var updates = client.watch().makeAsyncIterator()
         #expect(await updates.next()?.entry(forName: "max_retries")?.value == .int(4))
         fetcher.serve(json: #"{"max_retries": 6}"#)
         _ = try await client.refresh()
@@ -94,7 +94,7 @@ struct ResolvedConfigurationTests {
     func overrideUpdates() async throws {
         let source = InMemoryOverrideSource(name: "qa")
         let (client, _) = try await client(#"{"max_retries": 4}"#, overrides: source)
-        var updates = client.resolvedValueUpdates().makeAsyncIterator()
+        var updates = client.watch().makeAsyncIterator()
         _ = await updates.next()
         source.set("max_retries", .text("2"))
         #expect(await updates.next()?.entry(forName: "max_retries")?.value == .int(2))
@@ -107,7 +107,7 @@ struct ResolvedConfigurationTests {
         let (received, signal) = AsyncStream<Void>.makeStream()
         let consumer = Task {
             var count = 0
-            for await _ in client.resolvedValueUpdates() {
+            for await _ in client.watch() {
                 count += 1
                 signal.yield()
             }
@@ -125,10 +125,10 @@ struct ResolvedConfigurationTests {
         let clock = ManualClock()
         let (client, fetcher) = try await client(#"{"max_retries": 4}"#, clock: clock)
         fetcher.serve(json: #"{"max_retries": 5}"#)
-        #expect(await client.freshResolvedValues().entry(forName: "max_retries")?.value == .int(4), "fresh: no fetch")
+        #expect(await client.fetch().entry(forName: "max_retries")?.value == .int(4), "fresh: no fetch")
         #expect(fetcher.fetchCount == 1)
         clock.advance(by: 7200)
-        #expect(await client.freshResolvedValues().entry(forName: "max_retries")?.value == .int(5), "stale: refreshed")
+        #expect(await client.fetch().entry(forName: "max_retries")?.value == .int(5), "stale: refreshed")
         #expect(fetcher.fetchCount == 2)
         await client.stop()
     }
@@ -139,7 +139,7 @@ struct ResolvedConfigurationTests {
         let (client, fetcher) = try await client(#"{"max_retries": 4}"#, clock: clock)
         clock.advance(by: 7200)
         fetcher.failNext(FetchError(.transport, retry: .backoff, message: "connection refused"))
-        #expect(await client.freshResolvedValues().entry(forName: "max_retries")?.value == .int(4))
+        #expect(await client.fetch().entry(forName: "max_retries")?.value == .int(4))
         #expect(fetcher.fetchCount == 2)
         #expect(client.status.lastError != nil)
         await client.stop()

@@ -131,7 +131,7 @@ struct SchedulerTests {
         await clock.waitForSleepers(count: 1)
         #expect(fetcher.fetchCount == 0)
         clock.advance(by: 600)
-        _ = await observer.waitFor { if case .refreshed = $0 { true } else { false } }
+        _ = await observer.waitFor { if case .activated = $0 { true } else { false } }
         #expect(client[Keys.retries] == 1)
         await clock.waitForSleepers(count: 1)
         clock.advance(by: 600)

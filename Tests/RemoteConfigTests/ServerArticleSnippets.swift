@@ -15,13 +15,13 @@ enum ServerFlags {
 
 func checkoutPage(client: RemoteConfigClient, userID: String, country: String) -> String {
     let user = EvaluationContext(targetingKey: userID, attributes: ["country": .string(country)])
-    let enabled = client.value(ServerFlags.newCheckout, for: user)
-    let color = client.value(ServerFlags.buttonColor, for: user)
+    let enabled = client[ServerFlags.newCheckout, for: user]
+    let color = client[ServerFlags.buttonColor, for: user]
     return enabled ? "new checkout, \(color) button" : "old checkout"
 }
 
 func whyThisValue(client: RemoteConfigClient, user: EvaluationContext) {
     let details = client.details(ServerFlags.newCheckout, for: user)
     print(details.value, details.variant ?? "-", details.reason, details.decision?.match?.ruleID ?? "no rule")
-    print(client.explain(ServerFlags.newCheckout, for: user))
+    print(client.details(ServerFlags.newCheckout, for: user))
 }

@@ -70,3 +70,19 @@ extension RemoteConfigClient {
         }
     }
 }
+
+extension RemoteConfigClient {
+    /// Every activation from now on, as the event channel reports it (`ConfigEvent.activated`), in order.
+    func activations() -> AsyncCompactMapSequence<AsyncStream<ConfigEvent>, ConfigUpdate> {
+        events().compactMap { if case .activated(let update) = $0 { update } else { nil } }
+    }
+}
+
+extension AsyncStream where Element == ConfigEvent {
+    /// How many activations the stream reported until it finished (call it after the client stopped).
+    func activationCount() async -> Int {
+        var count = 0
+        for await event in self { if case .activated = event { count += 1 } }
+        return count
+    }
+}

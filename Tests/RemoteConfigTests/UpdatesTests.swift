@@ -11,7 +11,7 @@ struct UpdatesTests {
     func updateStream() async throws {
         let fetcher = InMemoryFetcher(json: payload(retries: 5))
         let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
-        var updates = client.updates().makeAsyncIterator()
+        var updates = client.activations().makeAsyncIterator()
         _ = try await client.refresh()
         let first = await updates.next()
         #expect(first?.changedKeys == ["new_checkout", "max_retries", "ratio", "title"])
@@ -25,7 +25,7 @@ struct UpdatesTests {
     func perKeyStream() async throws {
         let fetcher = InMemoryFetcher(json: payload(retries: 5))
         let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
-        var values = client.values(Keys.retries).makeAsyncIterator()
+        var values = client.watch(Keys.retries).makeAsyncIterator()
         #expect(await values.next() == 3)
         _ = try await client.refresh()
         #expect(await values.next() == 5)
@@ -40,7 +40,7 @@ struct UpdatesTests {
     func backPressure() async throws {
         let fetcher = InMemoryFetcher(json: payload(retries: 1))
         let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
-        let stream = client.values(Keys.retries)
+        let stream = client.watch(Keys.retries)
         for n in 1...5 {
             fetcher.serve(json: payload(retries: n))
             _ = try await client.refresh()
@@ -53,7 +53,7 @@ struct UpdatesTests {
     func cancellation() async throws {
         let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload()), clock: ManualClock())
             .build()
-        let stream = client.values(Keys.flag)
+        let stream = client.watch(Keys.flag)
         let consumer = Task {
             var seen = 0
             for await _ in stream { seen += 1 }
@@ -68,7 +68,7 @@ struct UpdatesTests {
     func stopFinishesStreams() async throws {
         let client = try RemoteConfigBuilder.testing(fetcher: InMemoryFetcher(json: payload()), clock: ManualClock())
             .build()
-        let updates = client.updates()
+        let updates = client.activations()
         let events = client.events()
         await client.stop()
         var u = updates.makeAsyncIterator()
@@ -77,18 +77,22 @@ struct UpdatesTests {
         #expect(await e.next() == nil)
     }
 
-    @Test("the closure hook is called for each change until its token is cancelled")
-    func closureHook() async throws {
+    @Test("watch() yields the current state, then each new state with what changed and why")
+    func stateStream() async throws {
         let fetcher = InMemoryFetcher(json: payload(retries: 5))
         let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock()).build()
-        let seen = Recorder<[String]>()
-        let token = client.onChange { seen.append($0.changedKeys) }
+        var states = client.watch().makeAsyncIterator()
+        let first = await states.next()
+        #expect(first?.update == nil)
+        #expect(first?[Keys.retries] == 3)
         _ = try await client.refresh()
-        #expect(seen.values == [["new_checkout", "max_retries", "ratio", "title"]])
-        token.cancel()
-        fetcher.serve(json: payload(retries: 6))
-        _ = try await client.refresh()
-        #expect(seen.values.count == 1)
+        let refreshed = await states.next()
+        #expect(refreshed?.update?.changedKeys == ["new_checkout", "max_retries", "ratio", "title"])
+        #expect(refreshed?.update?.cause == .refresh)
+        #expect(refreshed?[Keys.retries] == 5)
+        #expect(refreshed.map { $0.generation > first?.generation ?? 0 } == true)
+        await client.stop()
+        #expect(await states.next() == nil, "stop() ends the watch")
     }
 
     @Test("the event stream carries refresh outcomes and errors")

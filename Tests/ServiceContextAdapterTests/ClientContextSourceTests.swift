@@ -17,7 +17,7 @@ struct ClientContextSourceTests {
     /// `new_checkout` is true in DE and AT; `button_color` is the user's id for users whose id starts with "vip".
     struct CountryRules: TargetingRules {
         let key: String
-        func evaluate(in context: EvaluationContext) -> TargetingDecision {
+        func evaluate(in context: EvaluationContext, explaining: Bool) -> TargetingDecision {
             let country = context.attributes["country"]?.stringValue ?? ""
             switch key {
             case "new_checkout" where ["DE", "AT"].contains(country):
@@ -34,9 +34,8 @@ struct ClientContextSourceTests {
     /// Plain JSON values, with `CountryRules` for every key.
     struct CountryFormat: PayloadFormat {
         let name = "country"
-        func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] { try PlainJSONFormat().decode(bytes) }
-        func decodePayload(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
-            let values = try decode(bytes)
+        func decode(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
+            let values = try PlainJSONFormat().decode(bytes).values
             var rules: [String: any TargetingRules] = [:]
             for key in values.keys { rules[key] = CountryRules(key: key) }
             return DecodedPayload(values: values, rules: rules)
@@ -81,10 +80,10 @@ struct ClientContextSourceTests {
         await ServiceContext.withValue(Self.request("vip-7", "DE")) {
             await Task.yield()
             #expect(client[Self.checkout] == true)
-            #expect(client.value(Self.color) == "vip-7")
-            let view = client.snapshot()
+            #expect(client[Self.color] == "vip-7")
+            let view = client.view()
             #expect(view[Self.checkout] == true && view[Self.color] == "vip-7")
-            #expect(client.explain(Self.checkout).targeting?.match?.ruleID == "dach")
+            #expect(client.details(Self.checkout).decision?.match?.ruleID == "dach")
         }
         #expect(client[Self.checkout] == false, "the request's user does not leak into the client's context")
         #expect(client.context.targetingKey == "app")

@@ -41,7 +41,7 @@ struct ClientServiceTests {
         let running = Task { try await group.run() }
         await clock.waitForSleepers(count: 1)
         clock.advance(by: 600)
-        _ = await observer.waitFor { if case .refreshed = $0 { true } else { false } }
+        _ = await observer.waitFor { if case .activated = $0 { true } else { false } }
         #expect(client[Self.retries] == 5)
         #expect(fetcher.fetchCount == 1)
         await clock.waitForSleepers(count: 1)  // the loop waits for the next refresh

@@ -455,7 +455,7 @@ final class CountingFormat: PayloadFormat {
     var name: String { "json" }
     var count: Int { decodes.current }
 
-    func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] {
+    func decode(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
         decodes.withLock { $0 += 1 }
         return try PlainJSONFormat().decode(bytes)
     }

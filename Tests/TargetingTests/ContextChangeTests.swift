@@ -31,7 +31,8 @@ struct ContextChangeTests {
     @Test("login and logout update part of the context; the update names exactly the changed keys")
     func loginLogout() async throws {
         let (client, _) = try await targetingClient(Self.payload, context: EvaluationContext(attributes: ["country": "FR"]))
-        var updates = client.updates().makeAsyncIterator()
+        var states = client.watch().makeAsyncIterator()
+        #expect(await states.next()?.generation == client.status.generation, "the first view is the current state")
         #expect(client[TargetedKeys.banner] == "guest")
 
         let changed = client.updateContext { context in
@@ -39,7 +40,7 @@ struct ContextChangeTests {
             context.attributes["plan"] = "pro"
         }
         #expect(Set(changed) == ["banner", "new_checkout"])
-        let login = await updates.next()
+        let login = await states.next()?.update
         #expect(login?.cause == .context)
         #expect(Set(login?.changedKeys ?? []) == ["banner", "new_checkout"])
         #expect(client[TargetedKeys.banner] == "member")
@@ -51,7 +52,7 @@ struct ContextChangeTests {
             context.targetingKey = nil
             context.attributes["plan"] = nil
         }
-        #expect(Set(await updates.next()?.changedKeys ?? []) == ["banner", "new_checkout"])
+        #expect(Set(await states.next()?.update?.changedKeys ?? []) == ["banner", "new_checkout"])
         #expect(client[TargetedKeys.banner] == "guest")
         #expect(client[TargetedKeys.retries] == 4)
     }
@@ -61,20 +62,21 @@ struct ContextChangeTests {
         let observer = RecordingObserver()
         let (client, _) = try await targetingClient(Self.payload, observer: observer)
         let generation = client.status.generation
-        let changed = client.setContext(EvaluationContext(targetingKey: "u2", attributes: ["country": "DE"]))
+        let changed = client.updateContext { $0 = EvaluationContext(targetingKey: "u2", attributes: ["country": "DE"]) }
         #expect(Set(changed) == ["banner", "button_color"])
         #expect(client[TargetedKeys.button] == "black")
         #expect(client.status.generation == generation + 1)
-        #expect(client.setContext(client.context) == [])
+        #expect(client.updateContext { $0 = client.context } == [])
         #expect(client.status.generation == generation + 1)
-        #expect(observer.events.contains(.activated(changedKeys: changed)))
+        #expect(
+            observer.events.contains(.activated(ConfigUpdate(changedKeys: changed, cause: .context, generation: generation + 1))))
     }
 
     @Test("a stopped client ignores context changes")
     func stopped() async throws {
         let (client, _) = try await targetingClient(Self.payload)
         await client.stop()
-        #expect(client.setContext(EvaluationContext(attributes: ["plan": "pro"])) == [])
+        #expect(client.updateContext { $0 = EvaluationContext(attributes: ["plan": "pro"]) } == [])
         #expect(client[TargetedKeys.checkout] == false)
         #expect(client.context == .empty)
     }
@@ -82,11 +84,11 @@ struct ContextChangeTests {
     @Test("a key without rules reads as before, and a context change never touches it")
     func keyWithoutRules() async throws {
         let (client, _) = try await targetingClient(Self.payload)
-        let before = client.explain(TargetedKeys.retries)
-        client.setContext(EvaluationContext(targetingKey: "u3", attributes: ["plan": "pro", "country": "DE"]))
+        let before = client.details(TargetedKeys.retries)
+        client.updateContext { $0 = EvaluationContext(targetingKey: "u3", attributes: ["plan": "pro", "country": "DE"]) }
         #expect(client[TargetedKeys.retries] == 4)
-        #expect(client.explain(TargetedKeys.retries).targeting == nil)
-        #expect(client.explain(TargetedKeys.retries).layer == before.layer)
+        #expect(client.details(TargetedKeys.retries).decision == nil)
+        #expect(client.details(TargetedKeys.retries).layer == before.layer)
     }
 
     @Test("the context set on the builder applies from the first read of a cached payload, before any fetch")
@@ -115,9 +117,9 @@ struct ContextChangeTests {
     @Test("a view taken before a context change keeps the old values; one taken after sees only the new ones")
     func consistentViews() async throws {
         let (client, _) = try await targetingClient(Self.payload)
-        let before = client.snapshot()
-        client.setContext(EvaluationContext(targetingKey: "u5", attributes: ["plan": "pro", "country": "DE"]))
-        let after = client.snapshot()
+        let before = client.view()
+        client.updateContext { $0 = EvaluationContext(targetingKey: "u5", attributes: ["plan": "pro", "country": "DE"]) }
+        let after = client.view()
         #expect(before[TargetedKeys.checkout] == false && before[TargetedKeys.button] == "blue")
         #expect(after[TargetedKeys.checkout] == true && after[TargetedKeys.button] == "black")
     }

@@ -39,7 +39,7 @@ struct DistributionTests {
 
     static func assignments(_ json: String, count: Int) throws -> [ConfigValue?] {
         let rules = try rules(of: "button_color", in: json)
-        return (0..<count).map { rules.evaluate(in: EvaluationContext(targetingKey: userID($0))).value }
+        return (0..<count).map { rules.evaluate(in: EvaluationContext(targetingKey: userID($0)), explaining: true).value }
     }
 
     @Test(
@@ -66,7 +66,7 @@ struct DistributionTests {
             ("u1", 0.47, "green"), ("u2", 0.7918, "green"), ("u3", 0.1993, "blue"),
         ]
         for (id, bucket, value) in expected {
-            let decision = rules.evaluate(in: EvaluationContext(targetingKey: id))
+            let decision = rules.evaluate(in: EvaluationContext(targetingKey: id), explaining: true)
             #expect(decision.match?.bucket?.value == bucket, "\(id)")
             #expect(decision.value == value, "\(id)")
         }
@@ -83,8 +83,8 @@ struct DistributionTests {
         var inWide = 0
         for index in 0..<20_000 {
             let context = EvaluationContext(targetingKey: userID(index))
-            let before = narrow.evaluate(in: context).value
-            let after = wide.evaluate(in: context).value
+            let before = narrow.evaluate(in: context, explaining: true).value
+            let after = wide.evaluate(in: context, explaining: true).value
             if before == true {
                 inNarrow += 1
                 #expect(after == true, "user \(index) left the rollout")

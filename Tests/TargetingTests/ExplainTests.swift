@@ -29,9 +29,9 @@ struct ExplainTests {
     func rollout() async throws {
         let (client, _) = try await targetingClient(
             Self.payload, context: EvaluationContext(targetingKey: "u3", attributes: ["country": "DE"]))
-        let explanation = client.explain(TargetedKeys.button)
-        #expect(explanation.value == "\"blue\"")
-        let targeting = try #require(explanation.targeting)
+        let explanation = client.details(TargetedKeys.button)
+        #expect(explanation.value == "blue")
+        let targeting = try #require(explanation.decision)
         let match = try #require(targeting.match)
         #expect(match.ruleID == "button-test")
         #expect(match.kind == .rollout)
@@ -47,35 +47,35 @@ struct ExplainTests {
     @Test("a rule names its id and no bucket; a context outside every rule and rollout names none")
     func ruleAndDefault() async throws {
         let (client, _) = try await targetingClient(Self.payload, context: EvaluationContext(attributes: ["tier": 5]))
-        let rule = try #require(client.explain(TargetedKeys.button).targeting)
+        let rule = try #require(client.details(TargetedKeys.button).decision)
         #expect(rule.match == TargetingMatch(ruleID: "vip", kind: .rule))
         #expect(rule.attributesRead == ["email", "tier"])
         #expect(client[TargetedKeys.button] == "purple")
 
-        client.setContext(EvaluationContext(attributes: ["tier": 1]))
-        let none = try #require(client.explain(TargetedKeys.button).targeting)
+        client.updateContext { $0 = EvaluationContext(attributes: ["tier": 1]) }
+        let none = try #require(client.details(TargetedKeys.button).decision)
         #expect(none.match == nil)
         #expect(none.unmatched.last?.ruleID == "nordics")
         #expect(client[TargetedKeys.button] == "grey")
-        #expect(client.explain(TargetedKeys.button).layer == .snapshot(source: "memory://config"))
+        #expect(client.details(TargetedKeys.button).layer == .snapshot(source: "memory://config"))
     }
 
     @Test("an unregistered name's raw value and explain(forKey:) follow its rules, like a registered key's value")
     func unregisteredName() async throws {
         let (client, _) = try await targetingClient(
             Self.payload, context: EvaluationContext(attributes: ["tier": 5]), keys: [TargetedKeys.checkout])
-        #expect(client.rawValue(forKey: "button_color") == "purple")
-        let explanation = client.explain(forKey: "button_color")
+        #expect(client.view().entry(forName: "button_color")?.value == "purple")
+        let explanation = client.view().details(forKey: "button_color")
         #expect(explanation.isRegistered == false)
-        #expect(explanation.value == "\"purple\"")
-        #expect(explanation.targeting?.match == TargetingMatch(ruleID: "vip", kind: .rule))
+        #expect(explanation.value == "purple")
+        #expect(explanation.decision?.match == TargetingMatch(ruleID: "vip", kind: .rule))
 
-        client.setContext(EvaluationContext(attributes: ["tier": 1]))
-        #expect(client.rawValue(forKey: "button_color") == "grey")
-        #expect(client.explain(forKey: "button_color").targeting?.match == nil)
+        client.updateContext { $0 = EvaluationContext(attributes: ["tier": 1]) }
+        #expect(client.view().entry(forName: "button_color")?.value == "grey")
+        #expect(client.view().details(forKey: "button_color").decision?.match == nil)
     }
 
-    @Test("decide(in:) serves what evaluate(in:) serves, with the same problems and without the provenance")
+    @Test("evaluating without explaining serves what explaining serves, with the same match and problems, without the provenance")
     func decideMatchesEvaluate() throws {
         let rules = try rules(of: "button_color", in: Self.payload)
         let contexts = [
@@ -85,20 +85,21 @@ struct ExplainTests {
             .empty,
         ]
         for context in contexts {
-            let full = rules.evaluate(in: context)
-            let decided = rules.decide(in: context)
+            let full = rules.evaluate(in: context, explaining: true)
+            let decided = rules.evaluate(in: context, explaining: false)
             #expect(decided.value == full.value)
             #expect(decided.problems == full.problems)
-            #expect(decided.match == nil && decided.attributesRead.isEmpty && decided.unmatched.isEmpty)
+            #expect(decided.match == full.match)
+            #expect(decided.attributesRead.isEmpty && decided.unmatched.isEmpty)
         }
-        #expect(!rules.evaluate(in: EvaluationContext(attributes: ["tier": "high"])).problems.isEmpty)
+        #expect(!rules.evaluate(in: EvaluationContext(attributes: ["tier": "high"]), explaining: true).problems.isEmpty)
     }
 
     @Test("a rollout the bucket attribute is missing from says so")
     func missingAttribute() throws {
         let json =
             #"{"targeting": {"banner": {"rollouts": [{"id": "by-device", "bucketBy": "device.id", "variants": [{"value": "new"}]}]}}}"#
-        let decision = try rules(of: "banner", in: json).evaluate(in: EvaluationContext(targetingKey: "u1"))
+        let decision = try rules(of: "banner", in: json).evaluate(in: EvaluationContext(targetingKey: "u1"), explaining: true)
         #expect(decision.value == nil)
         #expect(decision.unmatched == [UnmatchedRule(ruleID: "by-device", reason: .attributeMissing("device.id"))])
     }

@@ -54,9 +54,9 @@ struct RuleRejectionTests {
         #expect(mistyped.description.contains("\"age\""))
 
         #expect(
-            client.explain(TargetedKeys.button).rejected.first?.targeting?.kind
+            client.details(TargetedKeys.button).rejected.first?.targeting?.kind
                 == .unknownOperator("$regx", known: ConditionOperator.names))
-        #expect(client.explain(TargetedKeys.banner).targeting?.unmatched.first?.reason == .problem)
+        #expect(client.details(TargetedKeys.banner).decision?.unmatched.first?.reason == .problem)
     }
 
     @Test("a key whose new rules are bad keeps its last good value; fixing the rule brings it back")
@@ -70,7 +70,7 @@ struct RuleRejectionTests {
         fetcher.serve(json: bad)
         await #expect(throws: ConfigError.self, "the payload's one key is rejected") { try await client.refresh() }
         #expect(client[TargetedKeys.button] == "black")
-        #expect(client.explain(TargetedKeys.button).layer == .lastGoodSnapshot(source: "memory://config"))
+        #expect(client.details(TargetedKeys.button).layer == .lastGoodSnapshot(source: "memory://config"))
         fetcher.serve(json: good.replacingOccurrences(of: "black", with: "white"))
         _ = try await client.refresh(force: true)  // the failed refresh backs off, like any failure
         #expect(client[TargetedKeys.button] == "white")

@@ -37,23 +37,23 @@ struct SeveralProvidersTests {
     func oneContextForEveryProvider() async throws {
         let client = try await client(context: EvaluationContext(attributes: ["country": "FR", "plan": "pro"]))
         #expect(client[TargetedKeys.button] == "green")
-        #expect(client.explain(TargetedKeys.button).layer == .snapshot(source: "memory://main"))
+        #expect(client.details(TargetedKeys.button).layer == .snapshot(source: "memory://main"))
         #expect(client[TargetedKeys.checkout] == true)
-        #expect(client.explain(TargetedKeys.checkout).targeting?.match?.ruleID == "pro")
+        #expect(client.details(TargetedKeys.checkout).decision?.match?.ruleID == "pro")
 
         let changed = client.updateContext { $0.attributes["country"] = "DE" }
         #expect(changed == ["button_color"])
         #expect(client[TargetedKeys.button] == "black")
-        let explanation = client.explain(TargetedKeys.button)
+        let explanation = client.details(TargetedKeys.button)
         #expect(explanation.provider == "experiments")
         #expect(explanation.layer == .snapshot(source: "memory://experiments"))
-        #expect(explanation.targeting?.match?.ruleID == "germany")
+        #expect(explanation.decision?.match?.ruleID == "germany")
         #expect(client[TargetedKeys.checkout] == true)
         #expect(client[TargetedKeys.banner] == "main")
 
-        #expect(Set(client.setContext(EvaluationContext(attributes: ["country": "FR"]))) == ["button_color", "new_checkout"])
+        #expect(Set(client.updateContext { $0 = EvaluationContext(attributes: ["country": "FR"]) }) == ["button_color", "new_checkout"])
         #expect(client[TargetedKeys.button] == "green")
         #expect(client[TargetedKeys.checkout] == false)
-        #expect(client.explain(TargetedKeys.button).provider == "default")
+        #expect(client.details(TargetedKeys.button).provider == "default")
     }
 }

@@ -44,7 +44,7 @@ func targetingClient(
 
 /// The decoded rules of `key` in a targeting-dialect document.
 func rules(of key: String, in json: String) throws -> any TargetingRules {
-    let decoded = try TargetingJSONFormat().decodePayload(Data(json.utf8))
+    let decoded = try TargetingJSONFormat().decode(Data(json.utf8))
     guard let rules = decoded.rules[key] else { throw MissingRules(key: key, problems: decoded.ruleProblems[key] ?? []) }
     return rules
 }

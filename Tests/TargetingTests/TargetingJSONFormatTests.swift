@@ -7,7 +7,7 @@ import Testing
 
 @Suite("The targeting JSON dialect")
 struct TargetingJSONFormatTests {
-    func decode(_ json: String) throws -> DecodedPayload { try TargetingJSONFormat().decodePayload(Data(json.utf8)) }
+    func decode(_ json: String) throws -> DecodedPayload { try TargetingJSONFormat().decode(Data(json.utf8)) }
 
     func problems(_ json: String, key: String = "k") throws -> [RuleProblem] { try decode(json).ruleProblems[key] ?? [] }
 
@@ -19,8 +19,8 @@ struct TargetingJSONFormatTests {
         #expect(decoded.values == ["a": 1, "k": "x"])
         #expect(Set(decoded.rules.keys) == ["k", "n"])
         #expect(decoded.ruleProblems.isEmpty)
-        #expect(try TargetingJSONFormat().decode(Data(json.utf8)) == ["a": 1, "k": "x"])
-        #expect(decoded.rules["k"]?.evaluate(in: EvaluationContext(attributes: ["p": 1])).match?.ruleID == "rules[0]")
+        #expect(try TargetingJSONFormat().decode(Data(json.utf8)).values == ["a": 1, "k": "x"])
+        #expect(decoded.rules["k"]?.evaluate(in: EvaluationContext(attributes: ["p": 1]), explaining: true).match?.ruleID == "rules[0]")
     }
 
     @Test("saved groups serve $inGroup; a group the payload lacks is a problem")
@@ -28,8 +28,8 @@ struct TargetingJSONFormatTests {
         let json =
             #"{"targeting": {"k": {"rules": [{"when": {"targetingKey": {"$inGroup": "beta"}}, "value": true}]}}, "groups": {"beta": ["u1"]}}"#
         let rules = try #require(try decode(json).rules["k"])
-        #expect(rules.evaluate(in: EvaluationContext(targetingKey: "u1")).value == true)
-        #expect(rules.evaluate(in: EvaluationContext(targetingKey: "u2")).value == nil)
+        #expect(rules.evaluate(in: EvaluationContext(targetingKey: "u1"), explaining: true).value == true)
+        #expect(rules.evaluate(in: EvaluationContext(targetingKey: "u2"), explaining: true).value == nil)
         let missing = try problems(#"{"targeting": {"k": {"rules": [{"when": {"id": {"$inGroup": "gamma"}}, "value": 1}]}}}"#)
         #expect(missing.map(\.kind) == [.unknownGroup("gamma")])
     }
@@ -93,7 +93,7 @@ struct TargetingJSONFormatTests {
             "[1]", #"{"max_retries": 3}"#, #"{"values": 3}"#, #"{"targeting": []}"#, #"{"groups": {"g": "u1"}}"#, "{",
         ])
     func refused(_ json: String) {
-        #expect(throws: PayloadError.self) { try TargetingJSONFormat().decodePayload(Data(json.utf8)) }
+        #expect(throws: PayloadError.self) { try TargetingJSONFormat().decode(Data(json.utf8)) }
     }
 
     @Test("lint names rules that can never decide")

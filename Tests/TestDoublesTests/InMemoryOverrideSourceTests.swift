@@ -122,10 +122,11 @@ struct RecordingObserverTests {
 
     @Test func waitForReturnsTheFirstMatchingRecordedEvent() async {
         let observer = RecordingObserver()
-        observer.receive(.refreshed(changedKeys: ["a"]))
-        observer.receive(.refreshed(changedKeys: ["b"]))
-        let event = await observer.waitFor { if case .refreshed = $0 { true } else { false } }
-        #expect(event == .refreshed(changedKeys: ["a"]))
+        let first = ConfigUpdate(changedKeys: ["a"], cause: .refresh, generation: 2)
+        observer.receive(.activated(first))
+        observer.receive(.activated(ConfigUpdate(changedKeys: ["b"], cause: .refresh, generation: 3)))
+        let event = await observer.waitFor { if case .activated = $0 { true } else { false } }
+        #expect(event == .activated(first))
     }
 
     @Test func waitForAwaitsTheNextMatchingEvent() async {

@@ -65,7 +65,7 @@ struct ClientSpecificationTests {
     @Test("each specification file passes, except the named skips", arguments: files)
     func specification(file: SpecificationFile) throws {
         let document = try file.load()
-        let payload = try UnleashFormat().decodePayload(document: document.state)
+        let payload = try UnleashFormat().decode(document: document.state)
         let skips = Self.skipped[file.name] ?? [:]
         var passed = 0
         var skipped = 0
@@ -88,7 +88,7 @@ struct ClientSpecificationTests {
         let document = try file.load()
         var legacy = UnleashFormat()
         legacy.variantSeed = 0
-        let payload = try legacy.decodePayload(document: document.state)
+        let payload = try legacy.decode(document: document.state)
         let skips = Self.skipped[file.name] ?? [:]
         let cases = document.cases.filter { skips[$0.description] != nil }
         #expect(cases.count == skips.count, "every skip names a case of \(file.name)")

@@ -62,7 +62,7 @@ struct ClientTests {
     func contextChange() async throws {
         let (client, fetcher) = try await Self.client(context: EvaluationContext(targetingKey: "u2"))
         let fetches = fetcher.fetchCount
-        let changed = client.setContext(EvaluationContext(targetingKey: "u3"))
+        let changed = client.updateContext { $0 = EvaluationContext(targetingKey: "u3") }
         #expect(Set(changed) == ["new-checkout", "new-checkout.variant", "new-checkout.payload"])
         #expect(client[Flags.checkout] == true)
         #expect(fetcher.fetchCount == fetches)
@@ -73,7 +73,7 @@ struct ClientTests {
     @Test("explain names the strategy that decided and the attributes read")
     func explain() async throws {
         let (client, _) = try await Self.client(context: EvaluationContext(targetingKey: "u1"))
-        let targeting = try #require(client.explain(Flags.checkout).targeting)
+        let targeting = try #require(client.details(Flags.checkout).decision)
         #expect(targeting.match?.ruleID == "team")
         #expect(targeting.attributesRead == ["targetingKey"])
     }
@@ -89,7 +89,7 @@ struct ClientTests {
         fetcher.serve(json: broken)
         _ = try await client.refresh()
         #expect(client[Flags.checkout] == true, "last good value")
-        #expect(client.explain(Flags.checkout).rejected.first?.targeting?.kind == unknownOperator("LIKE"))
+        #expect(client.details(Flags.checkout).rejected.first?.targeting?.kind == unknownOperator("LIKE"))
         #expect(client[Flags.beta] == false, "the other feature activated: 30 is not ≥ 40")
     }
 
@@ -98,9 +98,9 @@ struct ClientTests {
         let (client, _) = try await Self.client(
             context: EvaluationContext(targetingKey: "u1", attributes: ["age": ["not", "a", "number"]]))
         #expect(client[Flags.beta] == false)
-        let rejection = try #require(client.explain(Flags.beta).rejected.first?.targeting)
+        let rejection = try #require(client.details(Flags.beta).rejected.first?.targeting)
         #expect(rejection.kind == .attributeType(attribute: "age", expected: "a number", found: .array))
         #expect(client[Flags.checkout] == true)
-        #expect(client.explain(Flags.checkout).rejected.isEmpty)
+        #expect(client.details(Flags.checkout).rejected.isEmpty)
     }
 }

@@ -225,7 +225,7 @@ struct ProblemTests {
         arguments: [("not json", "unleash"), ("[1, 2]", "JSON object"), (#"{"toggles": []}"#, "no \"features\" array")])
     func unusableDocument(text: String, expectedWords: String) throws {
         #expect {
-            _ = try UnleashFormat().decodePayload(Data(text.utf8))
+            _ = try UnleashFormat().decode(Data(text.utf8))
         } throws: { error in
             guard let error = error as? PayloadError else { return false }
             return error.format == "unleash" && error.description.contains(expectedWords)

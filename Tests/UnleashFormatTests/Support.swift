@@ -7,7 +7,7 @@ import Testing
 
 /// Decodes a payload written as a Swift string (tests only: failures are reported as issues).
 func decode(_ json: String, format: UnleashFormat = UnleashFormat()) throws -> DecodedPayload {
-    try format.decodePayload(Data(json.utf8))
+    try format.decode(Data(json.utf8))
 }
 
 /// A payload of the given features (each a JSON object text) and segments.
@@ -31,7 +31,7 @@ func constrained(_ constraint: String) -> String {
 extension DecodedPayload {
     /// The decision of key `key` for `context`, or nil when the key has no rules.
     func decision(_ key: String, _ context: EvaluationContext = .empty) -> TargetingDecision? {
-        rules[key]?.evaluate(in: context)
+        rules[key]?.evaluate(in: context, explaining: true)
     }
 
     /// Unleash's `isEnabled`: the Boolean the feature's key serves (false when it has no rules).

@@ -22,7 +22,7 @@ func registerServerBenchmarks() {
         var index = 0
         Suite.measuringCPU(benchmark) {
             for _ in benchmark.scaledIterations {
-                blackHole(client.value(ServerWorkload.checkout, for: contexts[index]))
+                blackHole(client[ServerWorkload.checkout, for: contexts[index]])
                 index = (index + 1) & (contexts.count - 1)
             }
         }
@@ -101,7 +101,7 @@ func registerServerBenchmarks() {
                         var index = thread * 512
                         while let count = work.take() {
                             for _ in 0..<count {
-                                blackHole(client.value(ServerWorkload.checkout, for: contexts[index]))
+                                blackHole(client[ServerWorkload.checkout, for: contexts[index]])
                                 index = (index + 1) & (contexts.count - 1)
                             }
                         }

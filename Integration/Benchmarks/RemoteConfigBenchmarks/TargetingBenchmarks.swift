@@ -19,7 +19,7 @@ func registerTargetingBenchmarks() {
         var changed = 0
         Suite.measuringCPU(benchmark) {
             for _ in benchmark.scaledIterations {
-                changed = fixture.client.setContext(fixture.nextContext()).count
+                changed = fixture.client.updateContext { $0 = fixture.nextContext() }.count
             }
         }
         if changed < TargetingFixture.keyCount / 2 {
@@ -90,7 +90,7 @@ final class TargetingFixture: Sendable {
             .build()
         _ = try await client.refresh()
         let fixture = TargetingFixture(client: client)
-        client.setContext(TargetingWorkload.contexts[0])
+        client.updateContext { $0 = TargetingWorkload.contexts[0] }
         return fixture
     }
 }

@@ -65,14 +65,14 @@ struct EvalCommand: AsyncParsableCommand {
 
 /// One key's value for a context, and why: `DecodedPayload.evaluate(_:in:)`, as the tool prints it.
 struct KeyEvaluation {
-    let evaluation: Evaluation
+    let evaluation: EvaluationDetails<ConfigValue?>
 
     init(key: String, payload: DecodedPayload, context: EvaluationContext) {
         evaluation = payload.evaluate(key, in: context)
     }
 
     var key: String { evaluation.key }
-    var problems: [RuleProblem] { evaluation.errorCode == .parseError ? evaluation.problems : [] }
+    var problems: [RuleProblem] { evaluation.errorCode == .parseError ? evaluation.rejected.compactMap(\.targeting) : [] }
 
     var valueText: String {
         if !problems.isEmpty { return "rejected" }

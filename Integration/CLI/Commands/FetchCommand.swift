@@ -149,7 +149,7 @@ struct FetchCommand: AsyncParsableCommand {
                 }
             }
         }
-        if skipIfFresh, client.currentFreshness() == .fresh {
+        if skipIfFresh, client.status.freshness == .fresh {
             report.skippedBecauseFresh = true
         } else {
             let progress = ProgressIndicator("Fetching \(url)…")
@@ -164,7 +164,7 @@ struct FetchCommand: AsyncParsableCommand {
         for event in events.all {
             if case .cacheWriteFailed(let error) = event { report.cacheWriteFailure = error.message }
         }
-        report.finalFreshness = client.currentFreshness()
+        report.finalFreshness = client.status.freshness
         report.rows = rows(client: client, manifest: manifest, payloadKeys: format.lastKeys)
         await client.stop()
         return report
@@ -182,7 +182,7 @@ struct FetchCommand: AsyncParsableCommand {
             }
         }
         for name in payloadKeys where manifest?.key(named: name) == nil {
-            guard let raw = client.rawValue(forKey: name) else { continue }
+            guard let raw = client.view().entry(forName: name)?.value else { continue }
             rows.append(
                 FetchReport.Row(
                     key: name, type: raw.kind.rawValue, value: raw.jsonText(),

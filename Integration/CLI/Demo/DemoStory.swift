@@ -135,7 +135,7 @@ final class DemoStory {
         say.say(
             "A refresh fails with a typed error: \(say.bad(failure.kindName)) (\(retryWords(failure))). Nothing is thrown at the reader:"
         )
-        let explanation = client.explain(DemoFlags.newCheckout)
+        let explanation = client.details(DemoFlags.newCheckout)
         say.detail(
             "new_checkout = \(client[DemoFlags.newCheckout])  still the remote value the client held, now "
                 + "\(explanation.freshness.map { say.notice($0.rawValue) } ?? "?"), \(Formatting.age(explanation.snapshotAge ?? 0)) old"
@@ -152,7 +152,7 @@ final class DemoStory {
         say.say(
             "Its first read already sees the values cached on disk; the environment wins where its value passes the key's rules:")
         showReads(relaunched)
-        for rejection in relaunched.explain(DemoFlags.maxRetries).rejected {
+        for rejection in relaunched.details(DemoFlags.maxRetries).rejected {
             say.detail(
                 say.notice("rejected")
                     + " \(rejection.origin ?? rejection.key)=\(rejection.value): \(rejection.reason), so the cached value is used"
@@ -161,9 +161,9 @@ final class DemoStory {
 
         // 8. Back up, streamed update.
         say.step(8, "Bring the server back: an update streams in")
-        var updates = relaunched.values(DemoFlags.welcomeMessage).makeAsyncIterator()
+        var updates = relaunched.watch(DemoFlags.welcomeMessage).makeAsyncIterator()
         if let current = await updates.next() {
-            say.say("A listener subscribes to client.values(welcome_message) and gets the current value at once:")
+            say.say("A listener subscribes to client.watch(welcome_message) and gets the current value at once:")
             say.detail("→ \"\(current)\"")
         }
         try edit { $0["welcome_message"] = "Spring is here: free shipping all week!" }
@@ -197,7 +197,7 @@ final class DemoStory {
         say.say("The client refreshes anyway. The payload is accepted, but that one value is not:")
         let fourth = try await refresh(relaunched, fetcher: fetcher)
         if let error = fourth.error { throw CLIFailure.problem("the refresh with a bad value failed: \(error)") }
-        let retries = relaunched.explain(DemoFlags.maxRetries)
+        let retries = relaunched.details(DemoFlags.maxRetries)
         say.detail("max_retries = \(relaunched[DemoFlags.maxRetries])  from the \(retries.layer.shortName)")
         for rejection in retries.rejected {
             say.detail(say.notice("rejected") + " \(rejection.value) from \(rejection.origin ?? "?"): \(rejection.reason)")
@@ -313,16 +313,16 @@ final class DemoStory {
     }
 
     private func showReads(_ client: RemoteConfigClient) {
-        func row(_ name: String, _ value: String, _ explanation: Explanation) {
+        func row<Value>(_ name: String, _ value: String, _ explanation: EvaluationDetails<Value>) {
             say.detail(
                 name.padding(toLength: 17, withPad: " ", startingAt: 0) + value.padding(toLength: 42, withPad: " ", startingAt: 0)
                     + "from " + explanation.layer.shortName)
         }
-        row("new_checkout", "\(client[DemoFlags.newCheckout])", client.explain(DemoFlags.newCheckout))
-        row("max_retries", "\(client[DemoFlags.maxRetries])", client.explain(DemoFlags.maxRetries))
-        row("request_timeout", "\(client[DemoFlags.requestTimeout])", client.explain(DemoFlags.requestTimeout))
-        row("welcome_message", "\"\(client[DemoFlags.welcomeMessage])\"", client.explain(DemoFlags.welcomeMessage))
-        row("theme", "\"\(client[DemoFlags.theme])\"", client.explain(DemoFlags.theme))
+        row("new_checkout", "\(client[DemoFlags.newCheckout])", client.details(DemoFlags.newCheckout))
+        row("max_retries", "\(client[DemoFlags.maxRetries])", client.details(DemoFlags.maxRetries))
+        row("request_timeout", "\(client[DemoFlags.requestTimeout])", client.details(DemoFlags.requestTimeout))
+        row("welcome_message", "\"\(client[DemoFlags.welcomeMessage])\"", client.details(DemoFlags.welcomeMessage))
+        row("theme", "\"\(client[DemoFlags.theme])\"", client.details(DemoFlags.theme))
     }
 
     private func waitUntilStale(_ client: RemoteConfigClient) async {
@@ -330,7 +330,7 @@ final class DemoStory {
         defer { progress.finish() }
         say.say("Waiting about \(Int(Self.ttl)) s for the snapshot to pass its TTL…")
         let deadline = Date().addingTimeInterval(Self.ttl + 5)
-        while client.currentFreshness() == .fresh, Date() < deadline {
+        while client.status.freshness == .fresh, Date() < deadline {
             try? await Task.sleep(nanoseconds: 50_000_000)
         }
     }
@@ -367,7 +367,7 @@ final class DemoStory {
         let bytes = try read(servedFile)
         var members: [String: ConfigValue]
         do throws(PayloadError) {
-            members = try PlainJSONFormat().decode(bytes)
+            members = try PlainJSONFormat().decode(bytes).values
         } catch {
             throw CLIFailure.input("the served file is not a config: \(error)")
         }

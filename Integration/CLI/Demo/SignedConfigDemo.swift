@@ -96,7 +96,7 @@ struct SignedConfigDemo {
         }
         say.say("The signature matched the exact bytes before anything parsed them, so the values apply:")
         say.detail(
-            "new_checkout = \(client[DemoFlags.newCheckout])  from the \(client.explain(DemoFlags.newCheckout).layer.shortName)")
+            "new_checkout = \(client[DemoFlags.newCheckout])  from the \(client.details(DemoFlags.newCheckout).layer.shortName)")
 
         proxy.tampering = true
         say.say("Now a compromised proxy between the app and the server flips new_checkout in the payload it passes on,")

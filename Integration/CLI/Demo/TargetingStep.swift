@@ -51,9 +51,9 @@ struct TargetingStep {
         }
         say.say("A payload in the targeting dialect is published: checkout_button is \"black\" in Germany, and")
         say.say("checkout_layout runs a 50/50 test (compact or wide) for 10% of users, bucketed by a hash of their id.")
-        let alice = client.explain(Self.button).targeting?.match.map { "rule \"\($0.ruleID)\"" } ?? "default"
+        let alice = client.details(Self.button).decision?.match.map { "rule \"\($0.ruleID)\"" } ?? "default"
         say.detail("alice (country DE): checkout_button = \"\(client[Self.button])\"  (\(alice))")
-        client.setContext(EvaluationContext(targetingKey: "bob", attributes: ["country": "FR"]))
+        client.updateContext { $0 = EvaluationContext(targetingKey: "bob", attributes: ["country": "FR"]) }
         say.detail("bob   (country FR): checkout_button = \"\(client[Self.button])\"  (default: no rule matched)")
 
         let before = variants(client)
@@ -82,7 +82,7 @@ struct TargetingStep {
         var variants: [String: String] = [:]
         for index in 0..<Self.userCount {
             let id = "user-\(index)"
-            client.setContext(EvaluationContext(targetingKey: id))
+            client.updateContext { $0 = EvaluationContext(targetingKey: id) }
             let value = client[Self.layout]
             if value != "classic" { variants[id] = value }
         }

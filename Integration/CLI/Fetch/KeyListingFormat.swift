@@ -16,9 +16,9 @@ final class KeyListingFormat: PayloadFormat {
     /// The keys of the last payload decoded successfully, sorted.
     var lastKeys: [String] { names.current }
 
-    func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] {
-        let values = try inner.decode(bytes)
-        names.withLock { $0 = values.keys.sorted() }
-        return values
+    func decode(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
+        let payload = try inner.decode(bytes)
+        names.withLock { $0 = payload.keys }
+        return payload
     }
 }

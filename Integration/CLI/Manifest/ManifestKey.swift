@@ -32,8 +32,8 @@ protocol ManifestTypedKey: Sendable {
     var descriptor: KeyDescriptor { get }
     /// Converts `value` and runs every rule, exactly as the client does: nil when accepted.
     func rejection(of value: ConfigValue, origin: String?) -> Rejection?
-    /// The client's explanation of this key's current value.
-    func explain(in client: RemoteConfigClient) -> Explanation
+    /// The client's details of this key's current value, the value rendered for a person (redacted when secret).
+    func explain(in client: RemoteConfigClient) -> EvaluationDetails<String>
 }
 
 /// The ``ManifestTypedKey`` of a ``ConfigKey`` with value type `Value`.
@@ -49,7 +49,10 @@ struct TypedManifestKey<Value: Sendable>: ManifestTypedKey {
         return nil
     }
 
-    func explain(in client: RemoteConfigClient) -> Explanation { client.explain(key) }
+    func explain(in client: RemoteConfigClient) -> EvaluationDetails<String> {
+        let details = client.details(key)
+        return details.with(value: key.render(details.value))
+    }
 }
 
 extension ValueConverter where Value == ConfigValue {

@@ -149,8 +149,8 @@ struct OFREPResponder: Sendable {
 
     /// The decoded document: a targeting file with its rules, else every member as a plain value.
     static func decode(_ bytes: Data) -> DecodedPayload {
-        if let targeted = try? TargetingJSONFormat().decodePayload(bytes) { return targeted }
-        return (try? PlainJSONFormat().decodePayload(bytes)) ?? DecodedPayload(values: [:])
+        if let targeted = try? TargetingJSONFormat().decode(bytes) { return targeted }
+        return (try? PlainJSONFormat().decode(bytes)) ?? DecodedPayload(values: [:])
     }
 
     /// An OFREP error code and details, for a request whose context cannot be used.
@@ -183,20 +183,21 @@ struct OFREPResponder: Sendable {
     }
 
     /// One flag as OFREP writes it: a success (a value, or none for the app's default) or a failure.
-    static func flag(_ evaluation: Evaluation) -> ConfigValue {
+    static func flag(_ evaluation: EvaluationDetails<ConfigValue?>) -> ConfigValue {
         var members: [String: ConfigValue] = ["key": .string(evaluation.key)]
         if let code = evaluation.errorCode ?? (evaluation.reason == .error ? .general : nil) {
             members["errorCode"] = .string(code.rawValue)
             let details =
                 code == .flagNotFound
                 ? "the flag \"\(evaluation.key)\" is not in the served file"
-                : evaluation.problems.map(\.description).joined(separator: "; ")
+                : evaluation.errorMessage ?? evaluation.rejected.map(\.reason).joined(separator: "; ")
             members["errorDetails"] = .string(details)
             return .object(members)
         }
         members["reason"] = .string(evaluation.reason.rawValue)
         if let value = evaluation.value { members["value"] = value }
         if let variant = evaluation.variant { members["variant"] = .string(variant) }
+        if !evaluation.flagMetadata.isEmpty { members["metadata"] = .object(evaluation.flagMetadata) }
         return .object(members)
     }
 

@@ -62,7 +62,7 @@ extension RuleCheck {
         }
         let payload: DecodedPayload
         do throws(PayloadError) {
-            payload = try dialect.format.decodePayload(bytes)
+            payload = try dialect.format.decode(bytes)
         } catch {
             throw CLIFailure.problem("\(path) cannot be used: \(error)")
         }

@@ -50,7 +50,7 @@ struct TargetingDocument {
     static func decode(_ bytes: Data) throws(PayloadError) -> (dialect: Dialect?, payload: DecodedPayload) {
         let dialect = dialect(of: bytes)
         let format: any PayloadFormat = dialect?.format ?? PlainJSONFormat()
-        return (dialect, try format.decodePayload(bytes))
+        return (dialect, try format.decode(bytes))
     }
 }
 

@@ -40,7 +40,7 @@ struct ConfigValidation: Sendable {
             if BundledDefaults.isPropertyList(bytes) {
                 values = try BundledDefaults(decoding: bytes, source: source).values
             } else {
-                values = try PlainJSONFormat().decode(bytes)
+                values = try PlainJSONFormat().decode(bytes).values
             }
         } catch {
             throw ConfigFileError(source: source, error: error, bytes: bytes)

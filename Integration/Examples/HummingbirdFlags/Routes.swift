@@ -44,7 +44,7 @@ enum Routes {
                 // Plain reads, evaluated for the request's user (the client's ServiceContextSource finds it);
                 // one snapshot, so both flags and the generation come from one state even during a refresh.
                 let user = ServiceContextSource().currentContext
-                let flags = client.snapshot()
+                let flags = client.view()
                 return FlagsAnswer(
                     user: user?.targetingKey, country: user?.attributes["country"]?.stringValue,
                     newCheckout: flags[Flags.newCheckout], buttonColor: flags[Flags.buttonColor], generation: flags.generation)
@@ -54,11 +54,11 @@ enum Routes {
                 // THE WRONG WAY (the negative control): the client has one context, and this request
                 // overwrites it. By the read after the suspension, another request may have set its own.
                 let user = RequestUser(request)
-                if let user { client.setContext(user.evaluationContext) }
+                if let user { client.updateContext { $0 = user.evaluationContext } }
                 await Task.yield()
                 return FlagsAnswer(
                     user: user?.id, country: user?.country, newCheckout: client[Flags.newCheckout],
-                    buttonColor: client[Flags.buttonColor], generation: client.snapshot().generation)
+                    buttonColor: client[Flags.buttonColor], generation: client.view().generation)
             }
         }
         router.get("ping") { _, _ in PingAnswer(ok: true) }
@@ -67,10 +67,10 @@ enum Routes {
             do {
                 let result = try await client.refresh(force: true)
                 return EditedResponse(
-                    status: .ok, response: RefreshAnswer(outcome: "\(result)", generation: client.snapshot().generation))
+                    status: .ok, response: RefreshAnswer(outcome: "\(result)", generation: client.view().generation))
             } catch {
                 return EditedResponse(
-                    status: .badGateway, response: RefreshAnswer(generation: client.snapshot().generation, error: "\(error)"))
+                    status: .badGateway, response: RefreshAnswer(generation: client.view().generation, error: "\(error)"))
             }
         }
         return router

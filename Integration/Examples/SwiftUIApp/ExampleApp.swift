@@ -64,11 +64,11 @@ enum ExampleEnvironment {
                 print("refresh failed, the shipped values stay: \(error)")
             }
             for key in [Flags.newCheckout.name, Flags.maxRetries.name, Flags.bannerText.name, Flags.theme.name] {
-                print(client.explain(forKey: key).description.split(separator: "\n")[0])
+                print(client.view().details(forKey: key).description.split(separator: "\n")[0])
             }
             try await ExampleEnvironment.userSettings.set(Flags.theme, .dark)
-            for await theme in client.values(Flags.theme) where theme == .dark { break }  // the store's change applies
-            print("after set: theme \(client[Flags.theme]) [from \(client.explain(Flags.theme).layer)]")
+            for await theme in client.watch(Flags.theme) where theme == .dark { break }  // the store's change applies
+            print("after set: theme \(client[Flags.theme]) [from \(client.details(Flags.theme).layer)]")
             try await ExampleEnvironment.userSettings.remove(Flags.theme)
             for provider in client.status.providers {
                 print("provider \(provider.name): \(provider.lastError.map { "failed: \($0)" } ?? "ok")")

@@ -141,7 +141,7 @@ case "cold-load":
     guard case .hit(let snapshot) = result else { fail("expected a cached snapshot, got \(result)") }
     let values: [String: ConfigValue]
     do throws(PayloadError) {
-        values = try PlainJSONFormat().decode(snapshot.payload)
+        values = try PlainJSONFormat().decode(snapshot.payload).values
     } catch {
         fail("\(error)")
     }

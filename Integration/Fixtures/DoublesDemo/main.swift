@@ -35,16 +35,16 @@ do {
     say("2. First refresh: \(first); now new_checkout=\(client[Flags.newCheckout]), max_retries=\(client[Flags.maxRetries])")
 
     clock.advance(by: 4000)
-    say("3. An hour later the snapshot is \(client.currentFreshness().map(\.description) ?? "absent")")
+    say("3. An hour later the snapshot is \(client.status.freshness.map(\.description) ?? "absent")")
     let second = try await client.refresh()
     say(
-        "4. Refresh with the held ETag: \(second); freshness \(client.currentFreshness().map(\.description) ?? "absent"), payload bytes written so far \(cache.payloadBytesWritten)"
+        "4. Refresh with the held ETag: \(second); freshness \(client.status.freshness.map(\.description) ?? "absent"), payload bytes written so far \(cache.payloadBytesWritten)"
     )
 
     server.serve(json: #"{"new_checkout": true, "max_retries": 42, "greeting": "Hi there"}"#)
     _ = try await client.refresh(force: true)
     say("5. The server sends max_retries=42, which breaks range(0...10): the client keeps \(client[Flags.maxRetries])")
-    say(client.explain(Flags.maxRetries).description)
+    say(client.details(Flags.maxRetries).description)
 
     server.failAll(with: FetchError(.transport, retry: .backoff, message: "connection refused"))
     do {
@@ -54,9 +54,9 @@ do {
     }
 
     qa.set("greeting", value: .string("QA build"))
-    var updates = client.values(Flags.greeting).makeAsyncIterator()
+    var updates = client.watch(Flags.greeting).makeAsyncIterator()
     _ = await updates.next()
-    say("7. A QA override wins: greeting=\"\(client[Flags.greeting])\" from \(client.explain(Flags.greeting).layer)")
+    say("7. A QA override wins: greeting=\"\(client[Flags.greeting])\" from \(client.details(Flags.greeting).layer)")
 
     let relaunched = try RemoteConfigClient.builder(fetcher: server).cache(cache).clock(clock)
         .register(Flags.newCheckout, Flags.maxRetries, Flags.greeting).build()

@@ -48,7 +48,7 @@ func envFilePath(in arguments: [String]) -> String? {
 
 /// One JSON line for `key`, as the real client resolved it: value, winning origin, first rejection.
 func line<Value>(for key: ConfigKey<Value>, in client: RemoteConfigClient) -> String {
-    let explanation = client.explain(key)
+    let explanation = client.details(key)
     let origin: String =
         switch explanation.layer {
         case .override(_, _, let origin): origin

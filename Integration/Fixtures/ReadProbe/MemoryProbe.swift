@@ -89,7 +89,7 @@ func memory(directory: String, keys count: Int) {
     // The peak now, before the checks below: listing the registered keys makes a descriptor for each.
     let peak = peakResidentKiB()
     let snapshot = client.status.snapshot
-    guard value, client.registeredKeys.count == count, snapshot?.validators.etag == MemoryWorkload.etag(count: count),
+    guard value, client.status.registeredKeys.count == count, snapshot?.validators.etag == MemoryWorkload.etag(count: count),
         let payloadBytes = snapshot?.contentHash.byteCount
     else {
         fail(

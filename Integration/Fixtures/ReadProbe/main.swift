@@ -139,7 +139,7 @@ func readTimer(readsPerBatch: Int) async {
         for _ in 0..<n { count &+= client[title].utf8.count }
         consume(count)
     }
-    let view = client.snapshot()
+    let view = client.view()
     let viewBool = medianNanoseconds(batches: batches, reads: readsPerBatch) { n in
         var hits = 0
         for _ in 0..<n where view[flag] { hits &+= 1 }
@@ -240,12 +240,12 @@ func contextTimer(keys count: Int, rounds: Int) async {
     } catch {
         fail("could not build the client: \(error)")
     }
-    client.setContext(TargetingWorkload.contexts[0])
+    client.updateContext { $0 = TargetingWorkload.contexts[0] }
     var samples: [Double] = []
     let startCPU = processCPUNanoseconds()
     for round in 0..<rounds {
         let start = monotonicNanoseconds()
-        let changed = client.setContext(TargetingWorkload.contexts[(round + 1) % 2]).count
+        let changed = client.updateContext { $0 = TargetingWorkload.contexts[(round + 1) % 2] }.count
         samples.append(Double(monotonicNanoseconds() - start) / 1_000)
         guard changed >= count / 2 else { fail("context change \(round) changed only \(changed) keys") }
     }
@@ -306,7 +306,7 @@ func coldStart(directory: String, keys count: Int, spawnedAt: UInt64?) {
     let end = monotonicNanoseconds()
     let endCPU = processCPUNanoseconds()
     // The cached value of k00000_b is true, its default false: false means the cache was not used.
-    guard value, client.registeredKeys.count == keys.count else {
+    guard value, client.status.registeredKeys.count == keys.count else {
         fail("the first read did not see the cached value (cache: \(client.status.cache))")
     }
     var line = "value=\(value) mainToReadNs=\(end - mainStart) mainToReadCPUNs=\(endCPU - mainStartCPU)"

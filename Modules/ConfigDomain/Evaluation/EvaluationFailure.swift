@@ -3,12 +3,12 @@ import Foundation
 /// An evaluation that ended in an error, as hooks' `error` receives it: OpenFeature's error code and a message.
 public struct EvaluationFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
-    public var code: Evaluation.ErrorCode
+    public var code: EvaluationErrorCode
     /// The error in words, for a person.
     public var message: String
 
     /// Creates a failure.
-    public init(code: Evaluation.ErrorCode, message: String) {
+    public init(code: EvaluationErrorCode, message: String) {
         self.code = code
         self.message = message
     }

@@ -14,8 +14,6 @@ public enum ConfigEvent: Sendable, Hashable, CustomStringConvertible {
     case refreshStarted
     /// The fetcher answered (or failed) after `duration` seconds by the client's clock; the refresh goes on from there.
     case fetched(FetchOutcome, duration: TimeInterval)
-    /// A refresh fetched a new payload and activated it; these keys changed.
-    case refreshed(changedKeys: [String])
     /// The fetcher said the payload is unchanged; freshness was renewed.
     case notModified
     /// A refresh failed; the last good state is kept.
@@ -24,8 +22,9 @@ public enum ConfigEvent: Sendable, Hashable, CustomStringConvertible {
     case refreshSkipped(reason: String, nextAllowed: Date?)
     /// A fetched snapshot is waiting for activation (next launch or manual).
     case pendingStored(changedKeys: [String])
-    /// A new state became active; these keys changed value.
-    case activated(changedKeys: [String])
+    /// A new state became active: which keys changed value, and why (a refresh, `activate()`, an
+    /// override or a context change). Reported once per activation.
+    case activated(ConfigUpdate)
     /// A candidate value was refused; the key fell through to the next layer.
     case valueRejected(Rejection)
     /// An override source reported a problem (a malformed `.env` line, an unknown argument).
@@ -58,13 +57,12 @@ public enum ConfigEvent: Sendable, Hashable, CustomStringConvertible {
         case .fetched(.failed(let e), let duration):
             "fetch failed after \(Self.milliseconds(duration)) ms: \(e.message) (\(e.retry))"
         case .fetched(let outcome, let duration): "fetched in \(Self.milliseconds(duration)) ms: \(outcome)"
-        case .refreshed(let keys): "refreshed; changed keys: \(keys.isEmpty ? "none" : keys.joined(separator: ", "))"
         case .notModified: "not modified; freshness renewed"
         case .refreshFailed(let e): "refresh failed, last good state kept: \(e)"
         case .refreshSkipped(let reason, let next):
             "refresh skipped: \(reason)" + (next.map { "; next allowed at \($0)" } ?? "")
         case .pendingStored(let keys): "fetched snapshot pending activation; \(keys.count) keys would change"
-        case .activated(let keys): "activated; changed keys: \(keys.isEmpty ? "none" : keys.joined(separator: ", "))"
+        case .activated(let update): "activated by \(update)"
         case .valueRejected(let r): "rejected \(r)"
         case .overrideProblem(let source, let message): "override source \(source): \(message)"
         case .mistypedKey(let requested, let registered):

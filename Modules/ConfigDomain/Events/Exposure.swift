@@ -14,7 +14,7 @@ public struct Exposure: Sendable, Hashable, CustomStringConvertible {
     /// The value served, as text (redacted for a secret key).
     public var value: String
     /// Why: `TARGETING_MATCH` or `SPLIT`.
-    public var reason: Evaluation.Reason
+    public var reason: EvaluationReason
     /// The rule or rollout that decided, if the dialect names it.
     public var ruleID: String?
     /// The targeting key of the context the value was read for (nil when the context has none).
@@ -22,7 +22,7 @@ public struct Exposure: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates an exposure.
     public init(
-        key: String, variant: String?, value: String, reason: Evaluation.Reason, ruleID: String?, targetingKey: String?
+        key: String, variant: String?, value: String, reason: EvaluationReason, ruleID: String?, targetingKey: String?
     ) {
         self.key = key
         self.variant = variant

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a key's ``TargetingRules`` decided for one context, and why: `explain(key)` shows it.
+/// What a key's ``TargetingRules`` decided for one context, and why: a client's details show it.
 public struct TargetingDecision: Sendable, Hashable, CustomStringConvertible {
     /// How many rules that did not match a decision keeps, in order.
     public static let unmatchedLimit = 3
@@ -18,22 +18,37 @@ public struct TargetingDecision: Sendable, Hashable, CustomStringConvertible {
     public var problems: [RuleProblem]
     /// The reason the rules state for themselves, or nil to take it from ``match`` (a rule: `TARGETING_MATCH`,
     /// a rollout: `SPLIT`, none: `DEFAULT`). A dialect whose flags can be off or fail says so here: `STATIC`,
-    /// `DISABLED`, or `ERROR` with ``errorCode``; `DISABLED` and `ERROR` serve no value.
-    public var reason: Evaluation.Reason?
+    /// `DISABLED`, or `ERROR` with ``errorCode``; `ERROR` serves no value.
+    public var reason: EvaluationReason?
     /// Why the rules could not decide, with ``reason`` `ERROR`.
-    public var errorCode: Evaluation.ErrorCode?
+    public var errorCode: EvaluationErrorCode?
     /// What went wrong, in words, with ``reason`` `ERROR`.
     public var errorMessage: String?
     /// The name of the variant served when no rule decided: the payload's default variant, when the dialect names one.
     public var defaultVariant: String?
 
-    /// Whether the rules state that they serve nothing, whatever the payload's plain value: `DISABLED` or `ERROR`.
-    public var servesNothing: Bool { reason == .disabled || reason == .error }
+    /// Whether the rules state that they serve nothing, whatever the payload's plain value: `ERROR`.
+    /// (A `DISABLED` flag serves what its rules give: flagd gives nothing, an OFREP server its value.)
+    public var servesNothing: Bool { reason == .error }
+
+    /// The reason of this decision: the one the rules state, else `TARGETING_MATCH` for a rule,
+    /// `SPLIT` for a rollout and `DEFAULT` when none decided.
+    public var effectiveReason: EvaluationReason {
+        if let reason { return reason }
+        switch match?.kind {
+        case .rule?: return .targetingMatch
+        case .rollout?: return .split
+        case nil: return .defaultValue
+        }
+    }
+
+    /// The variant served: the deciding rule's, else the payload's default variant; none when the rules serve nothing.
+    public var servedVariant: String? { servesNothing ? nil : match?.variant ?? defaultVariant }
 
     /// Creates a decision.
     public init(
         value: ConfigValue?, match: TargetingMatch? = nil, attributesRead: [String] = [], unmatched: [UnmatchedRule] = [],
-        problems: [RuleProblem] = [], reason: Evaluation.Reason? = nil, errorCode: Evaluation.ErrorCode? = nil,
+        problems: [RuleProblem] = [], reason: EvaluationReason? = nil, errorCode: EvaluationErrorCode? = nil,
         errorMessage: String? = nil, defaultVariant: String? = nil
     ) {
         self.value = value
@@ -48,7 +63,7 @@ public struct TargetingDecision: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A decision that serves nothing because the rules failed: reason `ERROR` with `code` and `message`.
-    public static func failure(_ code: Evaluation.ErrorCode, _ message: String, attributesRead: [String] = [])
+    public static func failure(_ code: EvaluationErrorCode, _ message: String, attributesRead: [String] = [])
         -> TargetingDecision
     {
         TargetingDecision(value: nil, attributesRead: attributesRead, reason: .error, errorCode: code, errorMessage: message)

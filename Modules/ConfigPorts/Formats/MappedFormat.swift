@@ -37,8 +37,8 @@ public struct MappedFormat: PayloadFormat {
     }
 
     /// Parses `bytes` as JSON and maps the document.
-    public func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] {
+    public func decode(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
         let document = try parser.parse(bytes, format: name)
-        return try map(document)
+        return DecodedPayload(values: try map(document))
     }
 }

@@ -32,10 +32,10 @@ public struct PlainJSONFormat: PayloadFormat {
     public var name: String { flattening == .none ? "json" : "json-dotted" }
 
     /// Parses the bytes; the top level must be an object.
-    public func decode(_ bytes: Data) throws(PayloadError) -> [String: ConfigValue] {
+    public func decode(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
         let members = try parser.parseObject(
             bytes, format: name, requirement: "the top level must be a JSON object of keys to values")
-        guard flattening == .dottedPaths else { return members }
+        guard flattening == .dottedPaths else { return DecodedPayload(values: members) }
         var flat = members
         func walk(_ prefix: String, _ object: [String: ConfigValue]) {
             for (key, child) in object {
@@ -47,6 +47,6 @@ public struct PlainJSONFormat: PayloadFormat {
         for (key, child) in members {
             if case .object(let nested) = child { walk(key, nested) }
         }
-        return flat
+        return DecodedPayload(values: flat)
     }
 }

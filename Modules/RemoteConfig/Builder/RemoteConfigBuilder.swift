@@ -149,24 +149,35 @@ public struct RemoteConfigBuilder: Sendable {
     /// Makes reads that give no context evaluate for `source`'s context when it has one: on a server,
     /// the request's user, which middleware puts in the request's task-local context
     /// (`ServiceContextAdapter`'s `ServiceContextSource`). Outside a request, and in a client built
-    /// without a source, a read serves the client's own context. See the article "Flags in a server".
+    /// without a source, a read serves the client's own context. Only keys whose value can differ by
+    /// context are evaluated on a read; every other key stays the plain read. See the article "Flags in a server".
     public func contextSource(_ source: any EvaluationContextSource) -> Self {
-        with { $0.settings.contextSource = source }
+        with {
+            $0.settings.contextSource = source
+            $0.settings.installInterception()
+        }
     }
 
-    /// Adds a hook that runs around every evaluation: reads, `value(_:for:)` and `details` (see
-    /// `EvaluationHook` for the order). A client with hooks evaluates each read with its details,
-    /// which costs about a targeted evaluation per read; one without pays nothing.
+    /// Adds a hook that runs around every evaluation a read, a read for a context given with the call,
+    /// or `details` makes (see `EvaluationHook` for the order): the reads of keys whose value can differ
+    /// by context. A key no payload targets is read as resolved at activation, with no hook. A client
+    /// without hooks never calls any.
     public func hook(_ hook: any EvaluationHook) -> Self {
-        with { $0.settings.hooks.append(hook) }
+        with {
+            $0.settings.hooks.append(hook)
+            $0.settings.installInterception()
+        }
     }
 
     /// Reports each value decided by a rule, rollout or experiment the first time it is read for a
     /// targeting key, as `ConfigEvent/exposure(_:)`, once per key, variant and targeting key,
-    /// delivered to the observers and `events()` from a task of the client's own. Reads then
-    /// evaluate with their details (about a targeted evaluation each); without it they pay nothing.
+    /// delivered to the observers and `events()` from a task of the client's own. A repeated read
+    /// costs a set lookup; a client without it pays nothing.
     public func reportingExposures(_ reports: Bool = true) -> Self {
-        with { $0.settings.reportsExposures = reports }
+        with {
+            $0.settings.reportsExposures = reports
+            $0.settings.installInterception()
+        }
     }
 
     /// Sets when the background work starts: the periodic refresh, the push subscriptions and the
@@ -203,7 +214,6 @@ public struct RemoteConfigBuilder: Sendable {
             throw .configuration(error)
         }
         let events = Broadcaster<ConfigEvent>()
-        let updates = Broadcaster<ConfigUpdate>()
         let sink = EventSink(observers: settings.observers, streams: events)
         // What build() reports also goes to the list that each events() stream starts with.
         let startup = StartupEvents()
@@ -217,22 +227,26 @@ public struct RemoteConfigBuilder: Sendable {
         }
         var statuses: [EngineStatus] = []
         var payloads: [DecodedPayload?] = []
-        for provider in providers.settings {
+        let stores = providers.settings.map { ProviderStore(settings: $0, sink: buildSink) }
+        for (provider, store) in zip(providers.settings, stores) {
             var status = EngineStatus()
             status.scheduler.periodicInterval = settings.periodicInterval
-            payloads.append(loadCache(of: provider, into: &status, sink: buildSink))
+            payloads.append(store.loadAtLaunch(ContextSlot.cacheName(of: provider), into: &status))
             statuses.append(status)
         }
         let sources = ValueSources(
             overrides: layers, payloads: payloads, origins: statuses.map { $0.active?.source ?? "" },
             providerNames: providers.settings.map(\.configurationName), slots: providers.settings.map(ContextSlot.cacheName(of:)),
-            precedence: providers.precedence, bundled: bundled, context: settings.context)
+            evaluatesRemotely: providers.settings.map(\.fetcher.evaluatesContext), precedence: providers.precedence,
+            bundled: bundled, context: settings.context)
 
-        let resolver = Resolver(registry: registry)
-        let stored = StoredLastGood(readers: providers.settings.map { lastGoodReader(of: $0, sink: buildSink) })
-        let first = resolver.resolve(sources: sources, previous: nil, generation: 1, stored: stored)
+        let interception = settings.interception?(sink)
+        let resolver = Resolver(registry: registry, interceptsReads: interception != nil)
+        let stored = StoredLastGood(
+            readers: zip(providers.settings, stores).map { $1.lastGoodReader(ContextSlot.cacheName(of: $0)) })
+        let first = resolver.resolve(sources: sources, previous: nil, generation: 1, cause: nil, stored: stored)
         for rejection in first.newRejections { buildSink.emit(.valueRejected(rejection)) }
-        let activator = Activator(resolver: resolver, cell: StateCell(first.state), sink: sink, updates: updates)
+        let activator = Activator(resolver: resolver, cell: StateCell(first.state), sink: sink, states: Broadcaster())
         let engines = providers.settings.enumerated().map { position, provider in
             RefreshEngine(
                 settings: provider, provider: position, activator: activator, status: statuses[position],
@@ -244,9 +258,8 @@ public struct RemoteConfigBuilder: Sendable {
         }
         let settings = self.settings
         let client = RemoteConfigClient(
-            registry: registry, activator: activator, engines: engines, events: events, updates: updates,
-            pushReceivers: receivers, startupEvents: startup.events, contextSource: settings.contextSource,
-            hooks: settings.hooks, exposures: settings.reportsExposures ? ExposureRecorder(sink: sink) : nil,
+            registry: registry, activator: activator, engines: engines, events: events, pushReceivers: receivers,
+            startupEvents: startup.events, interception: interception,
             backgroundWork: { client in
                 Self.backgroundTasks(of: client, settings: settings, descriptors: descriptors, pushTargets: pushTargets)
             })
@@ -297,136 +310,6 @@ public struct RemoteConfigBuilder: Sendable {
                     .missingComponent,
                     "next-launch activation keeps the fetched snapshot in the cache until the next build(); add a cache with .cache(_:)"
                 ))
-        }
-    }
-
-    /// The provider's cached payload, decoded (promoting a pending one first under next-launch
-    /// activation), with its metadata and the cache's answer in `status`, reported to `sink`.
-    ///
-    /// A provider whose payloads are evaluated remotely reads the slot of the first context's targeting key.
-    private func loadCache(of settings: ClientSettings, into status: inout EngineStatus, sink: EventSink) -> DecodedPayload? {
-        guard let cache = settings.cache else { return nil }
-        let name = ContextSlot.cacheName(of: settings)
-        status.cache = .empty
-        if settings.activation == .nextLaunch { promotePending(of: settings, in: cache, sink: sink) }
-        switch cache.load(name, slot: .active) {
-        case .hit(let cached):
-            if let refusal = Self.refusal(of: cached, replacing: nil, by: settings) {
-                let error = CacheError(
-                    .untrusted(refusal),
-                    message: "the cached payload for \"\(name)\" was not used: \(refusal.message); serving defaults until "
-                        + "a refresh brings a payload that verifies")
-                status.cache = .unreadable(error)
-                sink.emit(.cacheUnreadable(error))
-                return nil
-            }
-            do throws(PayloadError) {
-                let payload = try settings.format.decodePayload(cached.payload)
-                status.cache = .inSync
-                status.active = cached.metadata
-                sink.emit(
-                    .cacheLoaded(
-                        name: name, fetchedAt: cached.metadata.fetchedAt, freshness: settings.freshness(of: cached.metadata)))
-                return payload
-            } catch {
-                let cacheError = CacheError(
-                    .corrupt(.badMetadata),
-                    message:
-                        "the cached payload for \"\(name)\" no longer decodes (\(error.from(cached.metadata.source))); "
-                        + "serving defaults until the next refresh"
-                )
-                status.cache = .unreadable(cacheError)
-                sink.emit(.cacheUnreadable(cacheError))
-            }
-        case .miss:
-            sink.emit(.cacheMiss(name: name))
-        case .unreadable(let error):
-            status.cache = .unreadable(error)
-            sink.emit(.cacheUnreadable(error))
-        }
-        return nil
-    }
-
-    /// Makes the pending snapshot active, once the verifier (if any) accepts it in place of the active
-    /// one; a refused pending snapshot is discarded and reported, and the active one stays.
-    private func promotePending(of settings: ClientSettings, in cache: any SnapshotCache, sink: EventSink) {
-        let name = ContextSlot.cacheName(of: settings)
-        if settings.verifier != nil {
-            switch cache.load(name, slot: .pending) {
-            case .miss:
-                return
-            case .unreadable(let error):
-                sink.emit(.cacheUnreadable(error))
-                return
-            case .hit(let pending):
-                // The active snapshot records what was accepted before only if it verifies itself.
-                let active = cache.load(name, slot: .active).snapshot.flatMap {
-                    Self.refusal(of: $0, replacing: nil, by: settings) == nil ? $0.metadata : nil
-                }
-                if let refusal = Self.refusal(of: pending, replacing: active, by: settings) {
-                    discardPending(name, in: cache, refusal: refusal, sink: sink)
-                    return
-                }
-            }
-        }
-        do throws(CacheError) {
-            _ = try cache.promotePending(name)
-        } catch {
-            sink.emit(.cacheUnreadable(error))
-        }
-    }
-
-    /// Removes the pending snapshot of `name` that the verifier refused, and reports both.
-    private func discardPending(_ name: String, in cache: any SnapshotCache, refusal: SignatureError, sink: EventSink) {
-        var message =
-            "the pending payload for \"\(name)\" was not activated: \(refusal.message); it was discarded, and the "
-            + "active configuration stays until a refresh brings a payload that verifies"
-        do throws(CacheError) {
-            try cache.discardPending(name)
-        } catch {
-            message += " (discarding it failed: \(error.message))"
-        }
-        sink.emit(.cacheUnreadable(CacheError(.untrusted(refusal), message: message)))
-    }
-
-    /// Why the verifier of `settings` refuses `cached` in place of `held`; nil when it accepts it, or
-    /// when there is no verifier.
-    private static func refusal(
-        of cached: CachedSnapshot, replacing held: SnapshotMetadata?, by settings: ClientSettings
-    ) -> SignatureError? {
-        do throws(SignatureError) {
-            try settings.verifier?.verify(
-                cached.payload, metadata: cached.metadata, replacing: held, configurationName: settings.configurationName)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
-    /// Reads the last good values `settings`' cache kept (see ``LastGoodValues``); nil without a cache, and
-    /// when payloads are verified: the record is the client's own file, which no signature covers.
-    private func lastGoodReader(of settings: ClientSettings, sink: EventSink) -> (@Sendable () -> LastGoodValues?)? {
-        guard let cache = settings.cache, settings.verifier == nil else { return nil }
-        let name = ContextSlot.cacheName(of: settings)
-        return {
-            switch cache.load(name, slot: .lastGood) {
-            case .hit(let cached):
-                guard let values = LastGoodValues(bytes: cached.payload) else {
-                    sink.emit(
-                        .cacheUnreadable(
-                            CacheError(
-                                .corrupt(.badMetadata),
-                                message: "the last good values kept for \"\(name)\" are not a record of values; "
-                                    + "they are ignored and rewritten at the next refresh")))
-                    return nil
-                }
-                return values
-            case .miss:
-                return nil
-            case .unreadable(let error):
-                sink.emit(.cacheUnreadable(error))
-                return nil
-            }
         }
     }
 

@@ -29,6 +29,23 @@ extension RemoteConfigClient: ConfigurationLifecycle {
         await stop()
     }
 
+    /// Stops background refreshes, push and override observation, and finishes every stream (events
+    /// and watches); a running ``run()`` returns.
+    public func stop() async {
+        let (tasks, runners) = bookkeeping.withLock { book in
+            book.stopped = true
+            defer { book.runners = [] }
+            return (book.tasks, book.runners)
+        }
+        for task in tasks { task.cancel() }
+        for engine in engines { engine.stop() }
+        activator.stop()
+        interception?.exposures?.finish()
+        eventBroadcaster.finish()
+        states.finish()
+        for runner in runners { runner.resume() }
+    }
+
     /// Starts the background work once, unless the client stopped.
     func startBackgroundWork() {
         bookkeeping.withLock { book in
@@ -38,3 +55,8 @@ extension RemoteConfigClient: ConfigurationLifecycle {
         }
     }
 }
+
+/// A client is the ``ResolvedConfiguration`` a bridge to another configuration API reads by name,
+/// with its own reads: ``RemoteConfigClient/view(for:)``, ``RemoteConfigClient/fetch(_:for:)`` and
+/// ``RemoteConfigClient/watch()``.
+extension RemoteConfigClient: ResolvedConfiguration {}

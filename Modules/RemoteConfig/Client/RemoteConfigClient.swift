@@ -2,10 +2,22 @@ import ConfigDomain
 import ConfigPorts
 import Foundation
 
-/// A remote-configuration client: synchronous typed reads, refresh, activation, overrides and updates.
+/// A remote-configuration client: typed reads, refresh, activation, overrides and watching, in one
+/// vocabulary.
+///
+/// | to | call |
+/// |---|---|
+/// | read now, for the app's context or one given with the call | `client[key]`, `client[key, for: context]` |
+/// | read several keys from one state | `client.view()`, `client.view(for: context)` |
+/// | read after bringing the providers up to date | `await client.fetch()` |
+/// | watch a key or every state | `client.watch(key)`, `client.watch()` |
+/// | ask why | `client.details(key)`, `client.details(key, for: context)` |
+/// | hear what happened (logs, metrics) | `client.events()`, or an observer on the builder |
 ///
 /// Build one with ``RemoteConfigBuilder``. Conversion, validation and layering happen once per
-/// activation; a read of a registered key finds the key's slot and returns its value.
+/// activation; a read of a registered key finds the key's slot and returns its value. Only a key
+/// whose value can differ by context (some payload's rules target it) is evaluated on a read, and
+/// only for a context other than the one it was resolved for.
 ///
 /// ```swift
 /// let enabled = client[Flags.newCheckout]
@@ -18,19 +30,15 @@ public final class RemoteConfigClient: Sendable {
     /// One engine per remote provider; the first refreshes the builder's own fetcher.
     let engines: [RefreshEngine]
     let eventBroadcaster: Broadcaster<ConfigEvent>
-    let updateBroadcaster: Broadcaster<ConfigUpdate>
+    /// Every new state, for `watch`.
+    let states: Broadcaster<ResolvedState>
     /// By provider: takes its push sources' signals into its refresh (nil for a provider without push sources).
     let pushReceivers: [PushReceiver?]
     /// The events `build()` raised, which each `events()` stream starts with.
     let startupEvents: [ConfigEvent]
-    /// Where reads that give no context find one (a server's request), if the builder was given a source.
-    let contextSource: (any EvaluationContextSource)?
-    /// Run around every evaluation, in the order added.
-    let hooks: [any EvaluationHook]
-    /// Reports rule-decided values' first reads, when the builder asked for it.
-    let exposures: ExposureRecorder?
-    /// Whether a read that gives no context is the plain fast read: no context source, no hooks, no exposures.
-    @usableFromInline let plainReads: Bool
+    /// What a read of a targeted key does beyond the plain read (a context source, hooks, exposures),
+    /// when the builder installed any of them.
+    let interception: ReadInterception?
     /// Starts the background work (override observation, push, periodic refresh) and returns its tasks.
     let backgroundWork: @Sendable (RemoteConfigClient) -> [Task<Void, Never>]
     /// The client's background tasks, whether they were started and whether the client stopped, the
@@ -42,24 +50,19 @@ public final class RemoteConfigClient: Sendable {
         ))
 
     init(
-        registry: KeyRegistry, activator: Activator, engines: [RefreshEngine],
-        events: Broadcaster<ConfigEvent>, updates: Broadcaster<ConfigUpdate>, pushReceivers: [PushReceiver?] = [],
-        startupEvents: [ConfigEvent] = [], contextSource: (any EvaluationContextSource)? = nil,
-        hooks: [any EvaluationHook] = [], exposures: ExposureRecorder? = nil,
+        registry: KeyRegistry, activator: Activator, engines: [RefreshEngine], events: Broadcaster<ConfigEvent>,
+        pushReceivers: [PushReceiver?] = [], startupEvents: [ConfigEvent] = [], interception: ReadInterception? = nil,
         backgroundWork: @escaping @Sendable (RemoteConfigClient) -> [Task<Void, Never>] = { _ in [] }
     ) {
-        self.contextSource = contextSource
-        self.hooks = hooks
-        self.exposures = exposures
-        self.plainReads = contextSource == nil && hooks.isEmpty && exposures == nil
+        self.interception = interception
         self.backgroundWork = backgroundWork
         self.startupEvents = startupEvents
         self.registry = registry
         self.cell = activator.cell
         self.activator = activator
+        self.states = activator.states
         self.engines = engines
         self.eventBroadcaster = events
-        self.updateBroadcaster = updates
         self.pushReceivers = pushReceivers
     }
 
@@ -68,9 +71,9 @@ public final class RemoteConfigClient: Sendable {
 
     deinit {
         for task in bookkeeping.withLock({ $0.tasks }) { task.cancel() }
-        exposures?.finish()
+        interception?.exposures?.finish()
         eventBroadcaster.finish()
-        updateBroadcaster.finish()
+        states.finish()
     }
 
     /// Starts a builder for a client that fetches with `fetcher`.
@@ -78,76 +81,136 @@ public final class RemoteConfigClient: Sendable {
         RemoteConfigBuilder(fetcher: fetcher)
     }
 
-    // MARK: Synchronous reads
+    // MARK: Reading
 
-    /// The current value of a key: synchronous, no I/O, no parsing, no validation.
+    /// The key's value: synchronous, no I/O, and no state swapped.
     ///
-    /// A registered key (any key with a registered key's name, type, default and rules) returns its
-    /// resolved value. Any other key, a key with a registered name but another type or definition
-    /// included, is resolved on the spot through the same layers with its own default and rules, and a
-    /// `ConfigEvent` says so once.
+    /// Without `context`, the value for the client's own context (``updateContext(_:)``), or, with a
+    /// context source (``RemoteConfigBuilder/contextSource(_:)``), for the calling task's request. With
+    /// `context`, the value for that context, given with the call (a server's request):
     ///
-    /// With a context source (``RemoteConfigBuilder/contextSource(_:)``), a read inside a request
-    /// evaluates for the request's context, as ``value(_:for:)`` does.
+    /// ```swift
+    /// let enabled = client[Flags.newCheckout]
+    /// let forUser = client[Flags.newCheckout, for: EvaluationContext(targetingKey: userID, attributes: ["country": "DE"])]
+    /// ```
+    ///
+    /// A registered key returns the value resolved at activation, unless its value can differ by
+    /// context and the read is for another context: then the rules of the snapshots holding the key
+    /// are evaluated for it (about the cost of one activation of that key: see
+    /// `Integration/Benchmarks/README.md`). Any other key, a key with a registered name but another
+    /// type or definition included, is resolved on the spot through the same layers with its own
+    /// default and rules, and a `ConfigEvent` says so once.
     @inlinable @inline(__always)
-    public subscript<Value>(key: ConfigKey<Value>) -> Value {
-        if plainReads, let slot = registry.slot(for: key.fingerprint, type: ObjectIdentifier(Value.self)) {
-            return cell.withCurrent { $0.value(at: slot, as: Value.self) }
+    public subscript<Value>(key: ConfigKey<Value>, for context: EvaluationContext? = nil) -> Value {
+        if context == nil, let slot = registry.slot(for: key.fingerprint, type: ObjectIdentifier(Value.self)) {
+            let plain: Value? = cell.withCurrent { $0.isPlain(slot) ? $0.value(at: slot, as: Value.self) : nil }
+            if let plain { return plain }
         }
-        return slowRead(key)
+        return read(key, for: context)
     }
 
-    /// A read the fast path could not serve: the key is not registered under this name, type and
-    /// definition, or the client has a context source, hooks or exposures.
+    /// A read the fast path could not serve: a context given with the call, a key read through the
+    /// client's interception, or a key the registry does not hold under this name, type and definition.
     @usableFromInline
-    func slowRead<Value>(_ key: ConfigKey<Value>) -> Value {
-        if let context = contextSource?.currentContext { return value(key, for: context) }
-        if !hooks.isEmpty || exposures != nil {
-            let state = cell.load()
-            return evaluated(key, for: state.context, in: state).value
-        }
-        if let slot = registry.slot(for: key.fingerprint, type: ObjectIdentifier(Value.self)) {
-            return cell.withCurrent { $0.value(at: slot, as: Value.self) }
-        }
-        return value(key, in: cell.load())
+    func read<Value>(_ key: ConfigKey<Value>, for context: EvaluationContext?) -> Value {
+        value(key, in: cell.load(), for: context)
     }
 
-    /// The current value of a key; the same as the subscript.
-    public func value<Value>(_ key: ConfigKey<Value>) -> Value { self[key] }
-
-    /// A consistent view of the current state: several reads through it never see half of a refresh.
-    /// With a context source, its reads evaluate for the context of the calling task's request.
-    public func snapshot() -> ConfigView { ConfigView(client: self, state: cell.load(), context: contextSource?.currentContext) }
-
-    /// A consistent view of the current state whose reads evaluate for `context`.
-    public func snapshot(for context: EvaluationContext) -> ConfigView {
-        ConfigView(client: self, state: cell.load(), context: context)
+    /// The key's value in `state`, for `context` (nil: the state's own, or the context source's).
+    func value<Value>(_ key: ConfigKey<Value>, in state: ResolvedState, for context: EvaluationContext?) -> Value {
+        let slot = registry.slot(for: key.fingerprint, type: ObjectIdentifier(Value.self))
+        if slot == nil { noteUnregistered(key) }
+        if let interception { return interception.read(key, slot: slot, in: state, for: context, client: self) }
+        if let slot, context == nil || !state.dependsOnContext(slot) {
+            return state.value(at: slot, as: Value.self)
+        }
+        let resolution = Resolver.resolve(key, slot: slot, in: state, for: context ?? state.context, explaining: false)
+        return ValueBox<Value>.value(in: resolution.box) ?? key.defaultValue
     }
 
-    /// The raw value of any name in the active snapshots (the first, in precedence order, that
-    /// offers one: what its targeting rules serve in the current context, else its plain value),
-    /// unconverted and unchecked, or nil.
+    /// Several reads from one state: every read through the view sees the same activation, never half
+    /// of a refresh, for `context` (nil: the client's own, or the calling task's request's with a context source).
+    public func view(for context: EvaluationContext? = nil) -> ConfigView {
+        ConfigView(client: self, state: cell.load(), context: context ?? interception?.contextSource?.currentContext)
+    }
+
+    /// Why the key's value is what it is, for `context` (nil: the client's own, or the calling task's
+    /// request's with a context source): the value with its layer, provider and snapshot, freshness,
+    /// rejections, the deciding rule or bucket with its provenance, variant, reason, error and metadata.
     ///
-    /// A name that differs from a registered key only by case or separators produces a
-    /// `ConfigEvent/mistypedKey(requested:registered:)` event.
-    public func rawValue(forKey name: String) -> ConfigValue? {
-        if registry.slot(named: name) == nil { noteUnregistered(name) }
-        return cell.load().sources.rawValue(name)?.value
+    /// ```swift
+    /// print(client.details(Flags.newCheckout))          // a few lines for a person
+    /// client.details(Flags.newCheckout).reason          // STATIC, TARGETING_MATCH, SPLIT, DEFAULT, CACHED…
+    /// ```
+    ///
+    /// The key's rules are evaluated once, recording what they read and which rules did not match;
+    /// hooks run around the evaluation and an exposure is reported as for a read.
+    public func details<Value>(_ key: ConfigKey<Value>, for context: EvaluationContext? = nil) -> EvaluationDetails<Value> {
+        details(key, in: cell.load(), for: context)
     }
 
-    /// A read of a key the registry does not hold under this name, type and definition: resolved alone,
-    /// with its own default and rules.
-    /// (Reads for a context given with the call are in `RemoteConfigClient+ContextPerCall.swift`.)
-    func unregisteredRead<Value>(_ key: ConfigKey<Value>, in state: ResolvedState) -> Value {
-        noteUnregistered(key)
-        return resolvedAlone(key, sources: state.sources)
+    // MARK: Context
+
+    /// The evaluation context that the current values were resolved for.
+    public var context: EvaluationContext { cell.load().context }
+
+    /// Changes the evaluation context, for example at login or logout, and re-resolves the keys
+    /// whose value can depend on it. `update` runs under the client's lock on the current context, so
+    /// two updates never lose each other's changes; keep it short.
+    ///
+    /// ```swift
+    /// client.updateContext { $0.targetingKey = "u1"; $0.attributes["plan"] = "pro" }   // login
+    /// client.updateContext { $0 = EvaluationContext() }                                 // logout
+    /// ```
+    ///
+    /// Synchronous and atomic: when it returns, reads see the values for the new context, and no read
+    /// ever sees half of the change. It fetches nothing, except from a provider whose server evaluates
+    /// the flags (`ConfigFetcher.evaluatesContext`, such as OFREP): that provider serves at once what
+    /// the cache holds for the new targeting key (or nothing, so its keys fall to the layers below), and
+    /// fetches for the new context in the background. A state whose `update` has cause
+    /// `ConfigUpdate/Cause/context` names the keys whose value changed (none: no new state).
+    /// - Returns: the names of the keys whose value changed.
+    @discardableResult
+    public func updateContext(_ update: (inout EvaluationContext) -> Void) -> [String] {
+        let remote = engines.filter(\.evaluatesContext)
+        guard !remote.isEmpty else { return activator.changeContext(update) }
+        var moved = false
+        let changed = activator.changeContext(update) { sources in
+            moved = true
+            for engine in remote { engine.move(to: sources.context, in: &sources) }
+        }
+        if moved {
+            for engine in remote { engine.refetchForNewContext() }
+        }
+        return changed
     }
 
-    /// `key` resolved on its own, through `sources` and its own rules, as no registry slot holds it.
-    private func resolvedAlone<Value>(_ key: ConfigKey<Value>, sources: ValueSources) -> Value {
-        let alone = Resolver.resolve(key, slot: nil, sources: sources, previous: nil)
-        return (alone.box as? ValueBox<Value>)?.value ?? key.defaultValue
+    /// Sends `name` (with a number and details) to the client's observers and `events()` as
+    /// `ConfigEvent/tracked(_:)`, with the context of the calling task's request, else the client's own:
+    /// what an experiment measures against the exposures.
+    public func track(_ name: String, value: Double? = nil, attributes: [String: ConfigValue] = [:]) {
+        let context = interception?.contextSource?.currentContext ?? cell.load().context
+        engine.emit(.tracked(TrackedEvent(name: name, value: value, attributes: attributes, context: context)))
     }
+
+    // MARK: Inspection and events
+
+    /// Freshness, last fetch and outcome, last error, scheduler, pending activation, cache (of the
+    /// builder's own fetcher), the same for every provider, and the registered keys.
+    public var status: ClientStatus {
+        let state = cell.load()
+        return ClientStatus(
+            registeredKeys: registry.keys.map { KeyRegistry.descriptor(of: $0) }, generation: state.generation,
+            own: engine.providerStatus(), others: engines.dropFirst().map { $0.providerStatus() })
+    }
+
+    /// What happens in the client, for logs and metrics: the events `build()` raised (the cache loaded
+    /// or missed, cached values rejected, override problems), then every event from now on (fetches,
+    /// activations, errors, rejections, cache trouble), until the client stops. The builder's
+    /// observers receive the same events.
+    public func events() -> AsyncStream<ConfigEvent> { eventBroadcaster.stream(startingWith: startupEvents) }
+
+    // MARK: Unregistered reads
 
     /// Reports, once per name, a read of `key` that did not go through a registered key: its name is
     /// registered with another type or another definition, or not registered at all.
@@ -164,7 +227,7 @@ public final class RemoteConfigClient: Sendable {
     }
 
     /// Reports, once per name, a read of `name`, which no registered key has.
-    private func noteUnregistered(_ name: String) {
+    func noteUnregistered(_ name: String) {
         guard isFirstReport(of: name) else { return }
         if let intended = registry.likelyIntended(name) {
             engine.emit(.mistypedKey(requested: name, registered: intended))
@@ -176,186 +239,5 @@ public final class RemoteConfigClient: Sendable {
     /// Whether no read of `name` was reported yet; records that one now is.
     private func isFirstReport(of name: String) -> Bool {
         bookkeeping.withLock { $0.reported.insert(name).inserted }
-    }
-
-    // MARK: Asynchronous reads
-
-    /// Reads a key under a `ReadPolicy` (see its table for fresh, stale, expired and no data).
-    public func value<Value>(_ key: ConfigKey<Value>, policy: ReadPolicy) async -> Value {
-        switch policy {
-        case .immediate:
-            return self[key]
-        case .refreshBeforeReturning:
-            _ = await refreshEach(force: false, onlyUnlessFresh: true)
-            return self[key]
-        case .immediateWithBackgroundRefresh:
-            let value = self[key]
-            for engine in engines { engine.refreshInBackgroundIfStale() }
-            return value
-        case .cacheOnly:
-            let expired = engines.filter { $0.freshness() == .expired }.map(\.provider)
-            guard !expired.isEmpty else { return self[key] }
-            return resolvedAlone(key, sources: cell.load().sources.withoutPayloads(of: expired))
-        }
-    }
-
-    /// The freshness of the builder's own fetcher's active snapshot now, or nil when there is none.
-    public func currentFreshness() -> Freshness? { engine.freshness() }
-
-    // MARK: Refresh and activation
-
-    /// Fetches now from every provider unless its scheduler holds it back; callers that arrive
-    /// while a provider's fetch runs share it. Each provider activates its snapshot as soon as its
-    /// own fetch is done: one failing or slow provider never holds back the others.
-    ///
-    /// - Parameter force: ignore the minimum fetch interval and backoff (a server's `Retry-After` still holds).
-    /// - Returns: what the refresh did (with several providers, all of it: see ``RefreshResult``);
-    ///   a skipped refresh is not an error.
-    /// - Throws: `ConfigError` when every provider's fetch or decoding failed (the builder's own
-    ///   fetcher's error first), or when a new payload offered the registered keys values and every
-    ///   one was rejected (`.rejected`, the first of them). The last good values are kept.
-    ///   ``status`` has each provider's outcome.
-    @discardableResult
-    public func refresh(force: Bool = false) async throws(ConfigError) -> RefreshResult {
-        try await refreshEach(force: force, onlyUnlessFresh: false).get()
-    }
-
-    /// Applies the snapshots waiting for activation (manual or next-launch policy); nil when none waits.
-    @discardableResult
-    public func activate() async -> RefreshResult? {
-        var results: [Result<RefreshResult, ConfigError>] = []
-        for engine in engines {
-            if let result = await engine.activatePending() { results.append(.success(result)) }
-        }
-        return results.isEmpty ? nil : try? RefreshResult.combining(results).get()
-    }
-
-    /// Stops background refreshes, push and override observation, and finishes every stream; a
-    /// running ``run()`` returns.
-    public func stop() async {
-        let (tasks, runners) = bookkeeping.withLock { book in
-            book.stopped = true
-            defer { book.runners = [] }
-            return (book.tasks, book.runners)
-        }
-        for task in tasks { task.cancel() }
-        for engine in engines { engine.stop() }
-        activator.stop()
-        exposures?.finish()
-        eventBroadcaster.finish()
-        updateBroadcaster.finish()
-        for runner in runners { runner.resume() }
-    }
-
-    // MARK: Provenance and inspection
-
-    /// Where a key's value came from, what was rejected on the way, and how fresh the snapshot is.
-    /// With a context source, for the context of the calling task's request.
-    public func explain<Value>(_ key: ConfigKey<Value>) -> Explanation {
-        if let context = contextSource?.currentContext { return explain(key, for: context) }
-        return explain(key, in: cell.load())
-    }
-
-    /// Explains a key by name (registered or not), as `rawValue(forKey:)` names it.
-    public func explain(forKey name: String) -> Explanation {
-        let state = cell.load()
-        if let slot = registry.slot(named: name) { return explain(registry.keys[slot], in: state) }
-        let raw = state.sources.rawValue(name)
-        return explanation(
-            name: name, isRegistered: false, value: raw?.value.jsonText() ?? "nil",
-            layer: raw.map { state.valueLayer(.snapshot($0.provider), name: name, lastGood: nil) } ?? .defaultValue,
-            rejected: [], provider: raw?.provider, targeting: state.sources.decision(for: name, from: raw?.provider),
-            in: state)
-    }
-
-    func explain<Key: ConfigKeyRepresentable>(_ key: Key, in state: ResolvedState) -> Explanation {
-        let key = key.configKey
-        // By fingerprint and type, as a read finds its slot: a key with another definition is explained alone.
-        if let slot = registry.slot(for: key.fingerprint, type: key.valueType) {
-            return explanation(
-                name: key.name, isRegistered: true, value: key.render(state.values[slot]),
-                layer: state.valueLayer(at: slot, name: key.name), rejected: state.rejections[slot] ?? [],
-                provider: state.provider(at: slot), targeting: state.decision(at: slot, name: key.name), in: state)
-        }
-        let alone = Resolver.resolve(key, slot: nil, sources: state.sources, previous: nil)
-        let provider: Int? = if case .snapshot(let provider) = alone.layer { provider } else { nil }
-        return explanation(
-            name: key.name, isRegistered: false, value: key.render(alone.box),
-            layer: state.valueLayer(alone.layer, name: key.name, lastGood: nil), rejected: alone.rejected,
-            provider: provider, targeting: state.sources.decision(for: key.name, from: provider), in: state)
-    }
-
-    /// An explanation; the snapshot described is `provider`'s, else the builder's own fetcher's.
-    func explanation(
-        name: String, isRegistered: Bool, value: String, layer: ValueLayer, rejected: [Rejection], provider: Int?,
-        targeting: TargetingDecision?, in state: ResolvedState
-    ) -> Explanation {
-        let described = provider ?? 0
-        let metadata = engines[described].activeMetadata
-        let settings = engines[described].settings
-        return Explanation(
-            key: name, isRegistered: isRegistered, value: value, layer: layer, rejected: rejected,
-            provider: provider.map { state.sources.providerNames[$0] }, snapshot: metadata,
-            snapshotAge: metadata.map { settings.clock.now().timeIntervalSince($0.fetchedAt) },
-            freshness: metadata.map { settings.freshness(of: $0) }, generation: state.generation,
-            targeting: targeting)
-    }
-
-    /// Every registered key: name, type, default and rules.
-    public var registeredKeys: [KeyDescriptor] { registry.keys.map { KeyRegistry.descriptor(of: $0) } }
-
-    /// Freshness, last fetch and outcome, last error, scheduler, key count, pending activation, cache
-    /// (of the builder's own fetcher), and the same for every provider.
-    public var status: ClientStatus {
-        let state = cell.load()
-        return ClientStatus(
-            keyCount: registry.keys.count, generation: state.generation, own: engine.providerStatus(),
-            others: engines.dropFirst().map { $0.providerStatus() })
-    }
-
-    // MARK: Updates
-
-    /// The events `build()` raised (the cache loaded or missed, cached values rejected, override
-    /// problems), then every event from now on (refreshes, errors, rejections, cache trouble), until the client stops.
-    public func events() -> AsyncStream<ConfigEvent> { eventBroadcaster.stream(startingWith: startupEvents) }
-
-    /// Every change of the values reads see, from now on.
-    public func updates() -> AsyncStream<ConfigUpdate> { updateBroadcaster.stream() }
-
-    /// The key's current value first, then its value after each change. A slow consumer gets the latest value.
-    public func values<Value: Sendable>(_ key: ConfigKey<Value>) -> AsyncStream<Value> {
-        let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let lastGeneration = Locked<UInt64>(0)
-        let yieldCurrent: @Sendable () -> Void = { [weak self] in
-            guard let self else { return }
-            let state = self.cell.load()
-            let isNew = lastGeneration.withLock { last -> Bool in
-                guard last < state.generation else { return false }
-                last = state.generation
-                return true
-            }
-            guard isNew else { return }
-            continuation.yield(self.value(key, in: state))
-        }
-        let handler = updateBroadcaster.addHandler { update in
-            if update.changedKeys.contains(key.name) { yieldCurrent() }
-        }
-        continuation.onTermination = { [weak updateBroadcaster] _ in updateBroadcaster?.removeHandler(handler) }
-        yieldCurrent()
-        return stream
-    }
-
-    /// The key's value in `state`.
-    func value<Value: Sendable>(_ key: ConfigKey<Value>, in state: ResolvedState) -> Value {
-        if let slot = registry.slot(for: key.fingerprint, type: ObjectIdentifier(Value.self)) {
-            return state.value(at: slot, as: Value.self)
-        }
-        return unregisteredRead(key, in: state)
-    }
-
-    /// Calls `handler` after each change of the values reads see, until the token is cancelled or released.
-    public func onChange(_ handler: @escaping @Sendable (ConfigUpdate) -> Void) -> ObservationToken {
-        let id = updateBroadcaster.addHandler(handler)
-        return ObservationToken { [weak updateBroadcaster] in updateBroadcaster?.removeHandler(id) }
     }
 }

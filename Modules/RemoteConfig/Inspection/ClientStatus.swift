@@ -2,10 +2,12 @@ import ConfigDomain
 import Foundation
 
 /// Everything inspectable about a client at one moment: the builder's own fetcher's snapshot and
-/// scheduler, and each provider's in ``providers``.
+/// scheduler, each provider's in ``providers``, and the registered keys.
 public struct ClientStatus: Sendable, Hashable {
+    /// Every registered key: name, type, default and rules.
+    public let registeredKeys: [KeyDescriptor]
     /// How many keys are registered.
-    public let keyCount: Int
+    public var keyCount: Int { registeredKeys.count }
     /// The generation of the active state.
     public let generation: UInt64
     /// Every remote provider's status, the builder's own fetcher first (the fields below read its status).
@@ -13,8 +15,8 @@ public struct ClientStatus: Sendable, Hashable {
     /// The builder's own fetcher's status: the first of ``providers``, which always has it.
     private var own: ProviderStatus { providers[0] }
 
-    init(keyCount: Int, generation: UInt64, own: ProviderStatus, others: [ProviderStatus]) {
-        self.keyCount = keyCount
+    init(registeredKeys: [KeyDescriptor], generation: UInt64, own: ProviderStatus, others: [ProviderStatus]) {
+        self.registeredKeys = registeredKeys
         self.generation = generation
         self.providers = [own] + others
     }

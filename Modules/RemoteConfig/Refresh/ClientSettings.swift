@@ -33,6 +33,18 @@ struct ClientSettings: Sendable {
     var hooks: [any EvaluationHook] = []
     /// Whether the client reports a rule-decided value's first read per targeting key.
     var reportsExposures = false
+    /// Makes the client's read interception, once a context source, a hook or exposures are asked for:
+    /// installed by those builder methods only, so a client that asks for none never reaches its code.
+    var interception: (@Sendable (EventSink) -> ReadInterception?)? = nil
+
+    /// Installs the read interception for what is set now (a context source, hooks, exposures).
+    mutating func installInterception() {
+        interception = { [contextSource, hooks, reportsExposures] sink in
+            guard contextSource != nil || !hooks.isEmpty || reportsExposures else { return nil }
+            return ReadInterception(
+                contextSource: contextSource, hooks: hooks, exposures: reportsExposures ? ExposureRecorder(sink: sink) : nil)
+        }
+    }
 
     /// The freshness policy for `metadata`: the server's TTL hint replaces the policy's TTL when honoured.
     func freshness(for metadata: SnapshotMetadata) -> FreshnessPolicy {

@@ -13,7 +13,8 @@ final class Activator: Sendable {
     let resolver: Resolver
     let cell: StateCell
     let sink: EventSink
-    let updates: Broadcaster<ConfigUpdate>
+    /// Every new state, for `watch`.
+    let states: Broadcaster<ResolvedState>
     private let state: Locked<ActivatorState>
 
     /// The activator's bookkeeping, under its one lock.
@@ -24,11 +25,11 @@ final class Activator: Sendable {
         var stopped = false
     }
 
-    init(resolver: Resolver, cell: StateCell, sink: EventSink, updates: Broadcaster<ConfigUpdate>) {
+    init(resolver: Resolver, cell: StateCell, sink: EventSink, states: Broadcaster<ResolvedState>) {
         self.resolver = resolver
         self.cell = cell
         self.sink = sink
-        self.updates = updates
+        self.states = states
         // The builder reported the first problems of each override source; its stream repeats them first.
         let first = cell.load()
         let reported = Set(first.overrides.flatMap { layer in layer.snapshot.problems.map { layer.name + "\u{0}" + $0 } })
@@ -38,13 +39,13 @@ final class Activator: Sendable {
     /// Resolves a new state from the current layers after `change`, swaps it in, and reports what changed.
     @discardableResult
     func activate(cause: ConfigUpdate.Cause, change: (inout ValueSources) -> Void) -> Resolver.Output {
-        let (output, generation) = state.withLock { s in
+        let output = state.withLock { s in
             let previous = cell.load()
             var sources = previous.sources
             change(&sources)
-            return resolve(sources, previous: previous, in: &s)
+            return resolve(sources, previous: previous, cause: cause, in: &s)
         }
-        publish(output, generation: generation, cause: cause)
+        publish(output)
         return output
     }
 
@@ -57,34 +58,35 @@ final class Activator: Sendable {
     func changeContext(
         _ update: (inout EvaluationContext) -> Void, moving: ((inout ValueSources) -> Void)? = nil
     ) -> [String] {
-        let resolved = state.withLock { s -> (Resolver.Output, UInt64)? in
+        let resolved = state.withLock { s -> Resolver.Output? in
             let previous = cell.load()
             var sources = previous.sources
             update(&sources.context)
             guard !s.stopped, sources.context != previous.sources.context else { return nil }
             moving?(&sources)
-            return resolve(sources, previous: previous, in: &s)
+            return resolve(sources, previous: previous, cause: .context, in: &s)
         }
-        guard let (output, generation) = resolved else { return [] }
-        publish(output, generation: generation, cause: .context)
+        guard let output = resolved else { return [] }
+        publish(output)
         return output.changedKeys
     }
 
     /// Resolves `sources` under a new generation and swaps the state in; called under the lock.
     private func resolve(
-        _ sources: ValueSources, previous: ResolvedState, in s: inout ActivatorState
-    ) -> (Resolver.Output, UInt64) {
+        _ sources: ValueSources, previous: ResolvedState, cause: ConfigUpdate.Cause, in s: inout ActivatorState
+    ) -> Resolver.Output {
         s.generation += 1
-        let output = resolver.resolve(sources: sources, previous: previous, generation: s.generation)
+        let output = resolver.resolve(sources: sources, previous: previous, generation: s.generation, cause: cause)
         cell.replace(with: output.state)
-        return (output, s.generation)
+        return output
     }
 
-    /// Reports a new state: its new rejections, the activation, and the update naming the changed keys.
-    private func publish(_ output: Resolver.Output, generation: UInt64, cause: ConfigUpdate.Cause) {
+    /// Reports a new state once: its new rejections, then the activation with the keys that changed
+    /// (``ConfigEvent/activated(_:)``), and the state itself to the client's watchers.
+    private func publish(_ output: Resolver.Output) {
         for rejection in output.newRejections { sink.emit(.valueRejected(rejection)) }
-        sink.emit(.activated(changedKeys: output.changedKeys))
-        updates.send(ConfigUpdate(changedKeys: output.changedKeys, cause: cause, generation: generation))
+        if let update = output.state.update { sink.emit(.activated(update)) }
+        states.send(output.state)
     }
 
     /// What activating `payload`, from `origin`, as `provider`'s would change, without activating it;
@@ -93,7 +95,7 @@ final class Activator: Sendable {
         let previous = cell.load()
         var sources = previous.sources
         sources.activate(payload, from: origin, as: provider)
-        return (resolver.resolve(sources: sources, previous: previous, generation: 0), previous.generation)
+        return (resolver.resolve(sources: sources, previous: previous, generation: 0, cause: .activation), previous.generation)
     }
 
     /// Activates `preview`, resolved by ``preview(_:from:as:)`` from the state of generation
@@ -104,19 +106,19 @@ final class Activator: Sendable {
         _ preview: Resolver.Output, resolvedOn generation: UInt64, cause: ConfigUpdate.Cause,
         change: (inout ValueSources) -> Void
     ) -> Resolver.Output {
-        let (output, newGeneration) = state.withLock { s in
+        let output = state.withLock { s in
             let previous = cell.load()
             guard previous.generation == generation else {
                 var sources = previous.sources
                 change(&sources)
-                return resolve(sources, previous: previous, in: &s)
+                return resolve(sources, previous: previous, cause: cause, in: &s)
             }
             s.generation += 1
-            let output = preview.renumbered(s.generation)
+            let output = preview.renumbered(s.generation, cause: cause)
             cell.replace(with: output.state)
-            return (output, s.generation)
+            return output
         }
-        publish(output, generation: newGeneration, cause: cause)
+        publish(output)
         return output
     }
 

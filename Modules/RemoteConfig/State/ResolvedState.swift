@@ -9,6 +9,9 @@ import Foundation
 final class ResolvedState: Sendable {
     /// Each registered key's value, in a ``ValueBox`` of its type, by slot.
     @usableFromInline let values: [any AnyObject & Sendable]
+    /// By slot, whether a read of the key goes through the client's ``ReadInterception`` (its value can
+    /// differ by context, and the client has a context source, hooks or exposures); empty when none does.
+    @usableFromInline let intercepted: [Bool]
     /// Where each slot's value came from.
     let layers: [Layer]
 
@@ -18,6 +21,11 @@ final class ResolvedState: Sendable {
         // The registry checked the type: every box in `slot` holds its key's value type.
         unsafeDowncast(values[slot], to: ValueBox<Value>.self).value
     }
+
+    /// Whether a read of `slot` returns the stored value as it is; part of the read path.
+    @inlinable @inline(__always)
+    func isPlain(_ slot: Int) -> Bool { intercepted.isEmpty || !intercepted[slot] }
+
     /// The value each key had in a remote snapshot when that is not the winning value (an
     /// override won, or the active snapshot's value was rejected): by slot, only where it applies.
     let hiddenRemote: [Int: SnapshotValue]
@@ -25,24 +33,32 @@ final class ResolvedState: Sendable {
     let rejections: [Int: [Rejection]]
     /// The layers this state was resolved from: overrides, snapshots, bundled defaults.
     let sources: ValueSources
-    /// The raw value each slot took from a snapshot in this state's context (what its rules decided,
-    /// else its plain value), by slot; nil where no snapshot supplied the value, and empty when no
-    /// snapshot has rules (the snapshot's plain value is then the raw value).
-    let targetedRaws: [ConfigValue?]
+    /// The payloads' entries for the keys their rules target, by slot; nil when no payload has rules.
+    let targeted: TargetedSlots?
+    /// By slot, what the snapshot that supplied the value answered in this state's context (its raw
+    /// value, reason and variant); nil where no snapshot supplied it, and empty when no snapshot has
+    /// rules (the snapshot's plain value is then the raw value, and the reason `STATIC`).
+    let answers: [SlotAnswer?]
     /// Increases by one with every new state of a client.
     let generation: UInt64
+    /// What made this state from the one before: the keys that changed and why; nil for the first state.
+    let update: ConfigUpdate?
 
     init(
         values: [any AnyObject & Sendable], layers: [Layer], hiddenRemote: [Int: SnapshotValue],
-        rejections: [Int: [Rejection]], sources: ValueSources, targetedRaws: [ConfigValue?], generation: UInt64
+        rejections: [Int: [Rejection]], sources: ValueSources, targeted: TargetedSlots?, answers: [SlotAnswer?],
+        intercepted: [Bool], generation: UInt64, update: ConfigUpdate?
     ) {
         self.values = values
         self.layers = layers
         self.hiddenRemote = hiddenRemote
         self.rejections = rejections
         self.sources = sources
-        self.targetedRaws = targetedRaws
+        self.targeted = targeted
+        self.answers = answers
+        self.intercepted = intercepted
         self.generation = generation
+        self.update = update
     }
 
     /// The override snapshots, in precedence order, this state was resolved with.
@@ -51,11 +67,19 @@ final class ResolvedState: Sendable {
     /// The evaluation context the snapshots' targeting rules were evaluated for.
     var context: EvaluationContext { sources.context }
 
-    /// The same state numbered `generation` (a previewed state, activated as it was resolved).
-    func renumbered(_ generation: UInt64) -> ResolvedState {
+    /// The same state numbered `generation`, made by `update` (a previewed state, activated as it was resolved).
+    func renumbered(_ generation: UInt64, update: ConfigUpdate?) -> ResolvedState {
         ResolvedState(
             values: values, layers: layers, hiddenRemote: hiddenRemote, rejections: rejections, sources: sources,
-            targetedRaws: targetedRaws, generation: generation)
+            targeted: targeted, answers: answers, intercepted: intercepted, generation: generation, update: update)
+    }
+
+    /// Whether `slot`'s value may differ for another context: some payload's rules target the key,
+    /// and no override decided the value (an override holds for every context).
+    func dependsOnContext(_ slot: Int) -> Bool {
+        guard let targeted, targeted.entries[slot] != nil else { return false }
+        if case .override = layers[slot] { return false }
+        return true
     }
 
     /// The value `slot`'s key takes from the remote snapshots, with its raw form and source.
@@ -84,15 +108,8 @@ final class ResolvedState: Sendable {
     /// its rules decided, else its plain value (nil when no snapshot supplied the value).
     func snapshotRaw(at slot: Int, name: String) -> ConfigValue? {
         guard case .snapshot(let provider) = layers[slot] else { return nil }
-        if slot < targetedRaws.count { return targetedRaws[slot] }
+        if slot < answers.count { return answers[slot]?.raw }
         return sources.payloads[provider]?.values[name]
-    }
-
-    /// What the targeting rules of `slot`'s key (named `name`) decide in this state's context, if it has
-    /// rules: evaluated again here, when `explain` asks (see ``ValueSources/decision(for:from:)``).
-    func decision(at slot: Int, name: String) -> TargetingDecision? {
-        let supplier: Int? = if case .snapshot(let provider) = layers[slot] { provider } else { nil }
-        return sources.decision(for: name, from: supplier)
     }
 
     /// The provider whose snapshot supplied `slot`'s value (now or as its last good value), if one did.
@@ -102,11 +119,6 @@ final class ResolvedState: Sendable {
         case .lastGood: hiddenRemote[slot]?.provider
         case .override, .bundled, .defaultValue: nil
         }
-    }
-
-    /// The public description of `slot`'s layer.
-    func valueLayer(at slot: Int, name: String) -> ValueLayer {
-        valueLayer(layers[slot], name: name, lastGood: hiddenRemote[slot])
     }
 
     /// The public description of `layer` for the key `name` in this state; `lastGood` is the key's last good value.
@@ -136,6 +148,15 @@ final class ResolvedState: Sendable {
         /// The key's default.
         case defaultValue
     }
+}
+
+/// What the snapshot that supplied a slot's value answered: the raw value, the reason, the variant,
+/// and the rule or rollout that decided.
+struct SlotAnswer: Sendable {
+    let raw: ConfigValue
+    let reason: EvaluationReason
+    let variant: String?
+    let ruleID: String?
 }
 
 /// A key's value from a remote snapshot: typed, raw, the snapshot's source and its provider.

@@ -21,6 +21,9 @@ struct ValueSources: Sendable {
     /// The cache slot each provider's payload belongs to, by provider: its name, or, when its server evaluates
     /// the flags, its name and the user's (``ContextSlot``). A last good value never leaves its slot.
     var slots: [String]
+    /// By provider, whether its server evaluated its payload for the context (OFREP): the payload then
+    /// answers for that context only.
+    let evaluatesRemotely: [Bool]
     /// The providers in precedence order: the first payload with a valid value wins.
     let precedence: [Int]
     /// Bundled defaults, in the order added (the first wins), under every payload.
@@ -28,8 +31,8 @@ struct ValueSources: Sendable {
     /// The evaluation context the payloads' targeting rules are evaluated for.
     var context: EvaluationContext
 
-    /// Whether any payload has targeting rules.
-    var hasRules: Bool { payloads.contains { $0?.rules.isEmpty == false } }
+    /// Whether any payload has targeting rules or rejected rules.
+    var hasRules: Bool { payloads.contains { $0.map { !$0.rules.isEmpty || !$0.ruleProblems.isEmpty } ?? false } }
 
     /// Makes `payload`, from `origin`, `provider`'s active payload.
     mutating func activate(_ payload: DecodedPayload, from origin: String, as provider: Int) {
@@ -39,36 +42,6 @@ struct ValueSources: Sendable {
 
     /// How a rejection names `provider`'s payload: `snapshot https://example.com/config.json`.
     func rejectionOrigin(of provider: Int) -> String { "snapshot \(origins[provider])" }
-
-    /// The candidate of the key `name` in `provider`'s payload under this context (or `given`), if the provider has a payload.
-    func candidate(_ name: String, in provider: Int, for given: EvaluationContext? = nil) -> TargetedCandidate? {
-        payloads[provider].map {
-            TargetedCandidate(name: name, payload: $0, origin: rejectionOrigin(of: provider), context: given ?? context)
-        }
-    }
-
-    /// The raw value of `name` in the first payload, in precedence order, that offers one in this
-    /// context, or `given` (what its rules decide, else its plain value), and that payload's provider.
-    func rawValue(_ name: String, in given: EvaluationContext? = nil) -> (value: ConfigValue, provider: Int)? {
-        for provider in precedence {
-            if let value = candidate(name, in: provider, for: given)?.raw { return (value, provider) }
-        }
-        return nil
-    }
-
-    /// What the targeting rules for `name` decide in this context: those of `provider`'s payload
-    /// (the one that supplied the value), else of the first payload, in precedence order, with rules
-    /// for it; nil without rules. Rules are evaluated at activation for values only; this evaluates
-    /// them again, with their provenance, when `explain` asks.
-    /// `given` replaces this context, for a read that gives its own.
-    func decision(for name: String, from provider: Int?, in given: EvaluationContext? = nil) -> TargetingDecision? {
-        let context = given ?? context
-        if let provider { return payloads[provider]?.rules[name]?.evaluate(in: context) }
-        for provider in precedence {
-            if let rules = payloads[provider]?.rules[name] { return rules.evaluate(in: context) }
-        }
-        return nil
-    }
 
     /// How many keys the payloads hold, counting a key once per payload that has it.
     var payloadKeyCount: Int { payloads.reduce(0) { $0 + ($1?.values.count ?? 0) } }

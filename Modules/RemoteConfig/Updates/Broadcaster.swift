@@ -8,7 +8,7 @@ final class Broadcaster<Element: Sendable>: Sendable {
     private struct Subscribers {
         var next = 0
         var streams: [Int: AsyncStream<Element>.Continuation] = [:]
-        var handlers: [Int: @Sendable (Element) -> Void] = [:]
+        var handlers: [Int: (receive: @Sendable (Element) -> Void, finish: (@Sendable () -> Void)?)] = [:]
         var finished = false
     }
 
@@ -37,14 +37,20 @@ final class Broadcaster<Element: Sendable>: Sendable {
         return stream
     }
 
-    /// Registers a handler; returns its id for ``removeHandler(_:)``. After ``finish()`` it is never called.
-    func addHandler(_ handler: @escaping @Sendable (Element) -> Void) -> Int {
-        subscribers.withLock { s in
-            if s.finished { return -1 }
+    /// Registers a handler, and what to do when the broadcaster finishes; returns its id for
+    /// ``removeHandler(_:)``. After ``finish()`` it is never called (and `finish` runs at once).
+    func addHandler(_ handler: @escaping @Sendable (Element) -> Void, finish: (@Sendable () -> Void)? = nil) -> Int {
+        let added = subscribers.withLock { s -> Int? in
+            if s.finished { return nil }
             s.next += 1
-            s.handlers[s.next] = handler
+            s.handlers[s.next] = (handler, finish)
             return s.next
         }
+        guard let added else {
+            finish?()
+            return -1
+        }
+        return added
     }
 
     /// Removes a handler.
@@ -57,17 +63,17 @@ final class Broadcaster<Element: Sendable>: Sendable {
     func send(_ element: Element) {
         let (streams, handlers) = subscribers.withLock { (Array($0.streams.values), Array($0.handlers.values)) }
         for continuation in streams { continuation.yield(element) }
-        for handler in handlers { handler(element) }
+        for handler in handlers { handler.receive(element) }
     }
 
     /// Ends every stream; later subscribers get a finished stream and handlers are dropped.
     func finish() {
-        let streams = subscribers.withLock { s in
+        let (streams, handlers) = subscribers.withLock { s in
             s.finished = true
-            s.handlers = [:]
-            defer { s.streams = [:] }
-            return Array(s.streams.values)
+            defer { s.streams = [:]; s.handlers = [:] }
+            return (Array(s.streams.values), Array(s.handlers.values))
         }
         for continuation in streams { continuation.finish() }
+        for handler in handlers { handler.finish?() }
     }
 }

@@ -24,7 +24,7 @@ struct UnleashFeatureRules: TargetingRules {
     /// Warnings about the feature (reported on its Boolean key only).
     let warnings: [RuleProblem]
 
-    func evaluate(in context: EvaluationContext) -> TargetingDecision {
+    func evaluate(in context: EvaluationContext, explaining: Bool) -> TargetingDecision {
         let result = evaluator.evaluate(feature, in: context, choosingVariant: output != .enabled)
         let value: ConfigValue?
         let match: TargetingMatch?

@@ -1,0 +1,92 @@
+import ConfigDomain
+import ConfigPorts
+import Foundation
+
+/// What a read does beyond the plain read, installed by the builder only when asked: a context source
+/// (a server's request), hooks, exposure reporting.
+///
+/// Only reads of keys whose value can differ by context come here (``ResolvedState/intercepted``),
+/// and reads for a context given with the call; every other key is the plain read, whatever is
+/// installed. Hooks run around each evaluation a read makes; an exposure is reported the first time a
+/// rule-decided value is read for a targeting key, and a repeated one costs a set lookup.
+final class ReadInterception: Sendable {
+    let contextSource: (any EvaluationContextSource)?
+    /// Run around every evaluation, in the order added.
+    let hooks: [any EvaluationHook]
+    let exposures: ExposureRecorder?
+
+    init(contextSource: (any EvaluationContextSource)?, hooks: [any EvaluationHook], exposures: ExposureRecorder?) {
+        self.contextSource = contextSource
+        self.hooks = hooks
+        self.exposures = exposures
+    }
+
+    /// The key's value in `state` for `given` (nil: the request's context, else the state's own).
+    func read<Value>(
+        _ key: ConfigKey<Value>, slot: Int?, in state: ResolvedState, for given: EvaluationContext?, client: RemoteConfigClient
+    ) -> Value {
+        let context = given ?? contextSource?.currentContext
+        if let slot, context == nil || !state.dependsOnContext(slot) {
+            // The value resolved at activation, for the state's own context or any other.
+            let value = state.value(at: slot, as: Value.self)
+            guard !hooks.isEmpty, state.dependsOnContext(slot) else {
+                if let exposures, slot < state.answers.count, let answer = state.answers[slot] {
+                    exposures.record(key, value: value, answer: answer, for: state.context)
+                }
+                return value
+            }
+        }
+        let evaluatedFor = context ?? state.context
+        guard hooks.isEmpty else {
+            return evaluated(key, slot: slot, in: state, for: evaluatedFor, explaining: false, client: client).value
+        }
+        let resolution = Resolver.resolve(key, slot: slot, in: state, for: evaluatedFor, explaining: false)
+        let value = ValueBox<Value>.value(in: resolution.box) ?? key.defaultValue
+        if let exposures, let answer = resolution.slotAnswer { exposures.record(key, value: value, answer: answer, for: evaluatedFor) }
+        return value
+    }
+
+    /// The key's details for `context` in `state`, with the hooks run around the evaluation and the
+    /// exposure recorded.
+    func evaluated<Value>(
+        _ key: ConfigKey<Value>, slot: Int?, in state: ResolvedState, for context: EvaluationContext, explaining: Bool,
+        client: RemoteConfigClient
+    ) -> EvaluationDetails<Value> {
+        guard !hooks.isEmpty else {
+            let details = RemoteConfigClient.details(of: key, slot: slot, in: state, for: context, explaining: explaining)
+            exposures?.record(key, details: details)
+            return details
+        }
+        var hook = HookContext(key: key.name, valueType: key.converter.typeName, context: context)
+        var details: EvaluationDetails<Value>
+        do {
+            for each in hooks {
+                if let added = try each.before(hook) { hook.context.merge(added) }
+            }
+            details = RemoteConfigClient.details(of: key, slot: slot, in: state, for: hook.context, explaining: explaining)
+            for each in hooks.reversed() { try each.after(hook, details: details) }
+            if details.reason == .error {
+                let failure = EvaluationFailure(code: details.errorCode ?? .general, message: details.errorMessage ?? "")
+                for each in hooks.reversed() { each.error(hook, error: failure) }
+            } else {
+                exposures?.record(key, details: details)
+            }
+        } catch {
+            details = EvaluationDetails(
+                key: key.name, value: key.defaultValue, reason: .error, errorCode: .general,
+                errorMessage: "a hook threw: \(error)", layer: .defaultValue, isRegistered: slot != nil,
+                isSecret: key.isSecret, generation: state.generation, context: hook.context)
+            for each in hooks.reversed() { each.error(hook, error: error) }
+        }
+        for each in hooks.reversed() { each.finally(hook, details: details) }
+        return details
+    }
+}
+
+extension EvaluationContext {
+    /// Takes `other`'s targeting key, when it has one, and its attributes over these.
+    mutating func merge(_ other: EvaluationContext) {
+        if let key = other.targetingKey { targetingKey = key }
+        attributes.merge(other.attributes) { _, new in new }
+    }
+}
