@@ -6,7 +6,7 @@ WERROR := -Xswiftc -warnings-as-errors
 # Tests run in parallel. Almost all are Swift Testing; the example adapter also shows its contract run from XCTest.
 TEST_FLAGS :=
 
-.PHONY: all build test test-unit test-integration test-tsan test-differential-long demo bench bench-probe bench-app bench-check bench-baseline size docs format lint clean
+.PHONY: all build test test-unit test-integration test-tsan test-differential-long demo bench bench-probe bench-app bench-check bench-baseline size probe docs format lint clean
 
 all: build
 
@@ -84,6 +84,14 @@ size:
 		echo "$$app: $$(( $$(stat -c %s $$app.stripped) - empty )) bytes of library code (stripped $$(stat -c %s $$app.stripped), empty program $$empty)"; \
 	done
 
+## The instruction-count probe, built in release as another package (.build-probe/ from Integration/Benchmarks/Probe,
+## with the targeting workload copied in); then `Integration/Benchmarks/Probe/count.sh MODE` counts one operation.
+probe:
+	rm -rf .build-probe/Sources && mkdir -p .build-probe/Sources/Workloads && cp -R Integration/Benchmarks/Probe/Sources/. .build-probe/Sources/
+	cp Integration/Benchmarks/Workloads/TargetingWorkload.swift .build-probe/Sources/Workloads/
+	sed 's|@ROOT@|$(CURDIR)|' Integration/Benchmarks/Probe/Package.swift.template > .build-probe/Package.swift
+	cd .build-probe && env -u RC_DEVELOPMENT $(SWIFT) build -c release
+
 ## Runs every benchmark and writes its p90s as the checked-in thresholds.
 bench-baseline: bench-probe
 	$(BENCH) thresholds update $(BENCH_TARGET) --path $(BENCH_THRESHOLDS) --no-progress
@@ -115,4 +123,4 @@ lint:
 	$(SWIFT) format lint --recursive Modules Tests Integration
 
 clean:
-	rm -rf .build .build-tsan .build-bench .build-docs .build-app .build-size
+	rm -rf .build .build-tsan .build-bench .build-docs .build-app .build-size .build-probe

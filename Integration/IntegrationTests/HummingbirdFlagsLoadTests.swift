@@ -185,7 +185,7 @@
             return (observations, try admin.get())
         }
 
-        @Test("the negative control: setContext, a suspension, then a plain read gives some users another user's flags")
+        @Test("the negative control: updateContext, a suspension, then a plain read gives some users another user's flags")
         func swapGivesWrongAnswers() async throws {
             let payload = try TargetingJSONFormat().decode(Data(Self.before.utf8))
             let config = try await TestHTTPServer.start()

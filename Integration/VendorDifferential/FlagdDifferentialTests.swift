@@ -7,7 +7,7 @@ import Testing
 /// The flagd format against flagd's own evaluator: random flag definitions and contexts from
 /// `Oracles/flagd_oracle.py`, resolved there by flagd-core (`openfeature-flagd-core`, the in-process
 /// evaluator of flagd's Python provider) and here through the library's public API
-/// (`FlagdFormat().decodePayload` then `DecodedPayload.evaluate`), compared flag by flag: the value
+/// (`FlagdFormat().decode` then `DecodedPayload.evaluate`), compared flag by flag: the value
 /// (or that flagd served the caller's default), the variant, the reason, the error code, and the
 /// metadata (`DecodedPayload.flagMetadata`).
 ///

@@ -6,7 +6,7 @@ import Testing
 
 /// The GrowthBook format against GrowthBook's own engine: random payloads and contexts from
 /// `Oracles/growthbook_oracle.py`, evaluated by GrowthBook's Python SDK there and by the library's
-/// public API here (`GrowthBookFormat().decodePayload` then `DecodedPayload.evaluate`).
+/// public API here (`GrowthBookFormat().decode` then `DecodedPayload.evaluate`).
 ///
 /// GrowthBook's JavaScript SDK is the reference. Where its Python SDK answers otherwise, the oracle
 /// flags the feature with a ``GrowthBookKnownDifference``, and only there may the answers differ.

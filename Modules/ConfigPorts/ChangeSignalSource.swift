@@ -15,7 +15,7 @@ import Foundation
 ///   client's last fetch and the subscription is missed.
 /// - Then one signal per change, in the order the changes were made. Under pressure older signals
 ///   may be coalesced away (`AsyncStream(bufferingPolicy: .bufferingNewest(1))` does), never the newest.
-/// - A version is the same text the source's fetcher puts in ``Validators/etag`` for that payload
+/// - A version is the same text the source's fetcher puts in `Validators/etag` for that payload
 ///   (compared by ``ChangeSignal/isSameVersion(_:as:)``), so a client holding it does nothing.
 /// - Reconnect on your own (with backoff): the stream ends only when the consuming task is
 ///   cancelled, and then promptly, releasing the connection.

@@ -8,9 +8,9 @@ import Foundation
 ///   ``FetchResult/notModified(_:)`` when the payload is unchanged, or
 ///   ``FetchResult/modified(_:)`` with the bytes and their new validators.
 /// - Use only the validators passed in, never private state, so any client and any cache work.
-/// - Never retry on your own: throw a ``FetchError`` whose ``FetchError/retry`` says whether and
+/// - Never retry on your own: throw a `FetchError` whose `FetchError/retry` says whether and
 ///   when a retry may help. The client's scheduler does the retrying.
-/// - Honour task cancellation promptly by throwing ``FetchError/cancelled``.
+/// - Honour task cancellation promptly by throwing `FetchError/cancelled`.
 /// - Be safe to call from many tasks at once.
 /// - Never put secrets (tokens, secret header values) in error messages.
 ///

@@ -9,8 +9,9 @@ import Foundation
 /// targeting rules for it. The contract:
 /// - ``currentContext`` answers on the calling task, without I/O, locks or allocation where it can:
 ///   a client asks on every read that names no context.
-/// - It answers nil outside any request: the client's own context (`setContext`) then applies, and
-///   the read is the plain fast read.
+/// - It answers nil outside any request: the client's own context (`updateContext`) then applies, and
+///   the read is the plain fast read. A key whose value cannot depend on the context is the plain read
+///   whatever the source answers.
 public protocol EvaluationContextSource: Sendable {
     /// The context of the calling task's work, or nil when it has none.
     var currentContext: EvaluationContext? { get }

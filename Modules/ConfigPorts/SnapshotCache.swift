@@ -12,7 +12,7 @@ import Foundation
 ///   new one, whole, never a mix, even across a crash.
 /// - ``renew(_:for:)`` replaces only the metadata of the active snapshot (after a 304); the
 ///   payload bytes are not rewritten. With no active snapshot stored (the OS purged the cache),
-///   it throws ``CacheError`` `.notFound`, and the client fetches the payload again to repair it.
+///   it throws `CacheError` `.notFound`, and the client fetches the payload again to repair it.
 /// - The ``CacheSlot/pending`` slot holds a snapshot waiting for the next launch;
 ///   ``promotePending(_:)`` makes it active atomically, and ``discardPending(_:)`` removes it
 ///   (the client's ``PayloadVerifier`` refused it), leaving the active one as it is.

@@ -16,7 +16,7 @@
     /// ```
     ///
     /// Given `keys`, it moves only when one of them changes. Every read through it sees one
-    /// activation, like ``RemoteConfigClient/view(for:)``. It follows the client's `watch()` until it
+    /// activation, like `RemoteConfigClient.view(for:)`. It follows the client's `watch()` until it
     /// is released or the client stops.
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     @MainActor

@@ -4,7 +4,7 @@ import Testing
 
 @testable import RemoteConfig
 
-/// The fan-out behind `events()`, `updates()` and update handlers: its table is made by the first
+/// The fan-out behind `events()` and `watch`: its table is made by the first
 /// subscriber, so what is sent before that reaches no one, and a finished broadcaster takes no one.
 @Suite("Broadcaster")
 struct BroadcasterTests {

@@ -10,7 +10,7 @@ import TestDoubles
 
 /// A server's reads: a targeted key evaluated for a context given with each call (a request's user),
 /// by one thread and by two at once. The key is `ServerWorkload.checkout`, a `static let` declared in
-/// another module, with three rules, read through `client.value(_:for:)` from a client holding
+/// another module, with three rules, read through `client[key, for: context]` from a client holding
 /// `TargetingWorkload`'s 1,000-key payload; each call takes the next of 1,024 requests' contexts.
 func registerServerBenchmarks() {
     Benchmark(

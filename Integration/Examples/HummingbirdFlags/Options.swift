@@ -6,7 +6,7 @@ struct Options {
     enum Evaluation: String {
         /// The request's user rides in its task-local `ServiceContext`; reads evaluate for it and swap nothing.
         case context
-        /// NEGATIVE CONTROL, the wrong way: `setContext(user)`, a suspension, then a plain read. Concurrent
+        /// NEGATIVE CONTROL, the wrong way: `updateContext { $0 = user }`, a suspension, then a plain read. Concurrent
         /// requests overwrite each other's context, so some answers belong to another user.
         case swap
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Payload bytes that a ``PayloadFormat`` cannot turn into values, with where and why.
+/// Payload bytes that a `PayloadFormat` cannot turn into values, with where and why.
 public struct PayloadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The format's name, for example `json` or `firebase-template`.
     public var format: String
@@ -45,7 +45,7 @@ public struct PayloadError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension JSONParser {
-    /// Parses `bytes`, reporting a failure as a ``PayloadError`` of the payload format `format`.
+    /// Parses `bytes`, reporting a failure as a `PayloadError` of the payload format `format`.
     public func parse(_ bytes: Data, format: String) throws(PayloadError) -> ConfigValue {
         do throws(JSONParseError) {
             return try parse(bytes)
@@ -54,7 +54,7 @@ extension JSONParser {
         }
     }
 
-    /// Parses `bytes` as a JSON object and returns its members. Throws a ``PayloadError`` of the payload
+    /// Parses `bytes` as a JSON object and returns its members. Throws a `PayloadError` of the payload
     /// format `format` when the bytes are not JSON, or when the top level is another JSON value: its
     /// reason is `requirement`, then `, found a JSON array` (or whatever was found).
     public func parseObject(

@@ -77,7 +77,7 @@ public struct RuleProblem: Error, Sendable, Hashable, CustomStringConvertible {
     /// What to do about a remote evaluation's error code.
     private static func advice(forRemoteError code: String) -> String {
         switch code {
-        case "TARGETING_KEY_MISSING": "set a targeting key in the evaluation context (setContext)"
+        case "TARGETING_KEY_MISSING": "set a targeting key in the evaluation context (updateContext)"
         case "INVALID_CONTEXT": "check the evaluation context's attributes against what the flag's rules expect"
         case "PARSE_ERROR": "fix the flag's definition on the server"
         case "TYPE_MISMATCH": "check the flag's type on the server against the key's type in the app"

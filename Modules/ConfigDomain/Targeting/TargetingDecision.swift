@@ -46,6 +46,7 @@ public struct TargetingDecision: Sendable, Hashable, CustomStringConvertible {
     public var servedVariant: String? { servesNothing ? nil : match?.variant ?? defaultVariant }
 
     /// Creates a decision.
+    @inlinable
     public init(
         value: ConfigValue?, match: TargetingMatch? = nil, attributesRead: [String] = [], unmatched: [UnmatchedRule] = [],
         problems: [RuleProblem] = [], reason: EvaluationReason? = nil, errorCode: EvaluationErrorCode? = nil,
@@ -116,6 +117,7 @@ public struct TargetingMatch: Sendable, Hashable, CustomStringConvertible {
     public var variant: String?
 
     /// Creates a match.
+    @inlinable
     public init(ruleID: String, kind: Kind, bucket: BucketPlacement? = nil, variant: String? = nil) {
         self.ruleID = ruleID
         self.kind = kind

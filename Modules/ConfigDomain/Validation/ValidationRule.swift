@@ -2,7 +2,8 @@ import Foundation
 
 /// A rule a key's value must pass; a failing value is rejected alone and falls through to the next layer.
 ///
-/// Rules run once per value, at activation, never on a read.
+/// Rules run once per value at activation; a read runs them only when it evaluates a key for another
+/// context (a key whose value a payload's rules target), or when `details` asks.
 public struct ValidationRule<Value: Sendable>: Sendable {
     /// The rule's name in messages, for example `range(1...10)`.
     public let name: String

@@ -16,9 +16,9 @@ extension DecodedPayload {
     /// print(result.value, result.variant, result.reason)  // true, "1", SPLIT
     /// ```
     ///
-    /// A key whose rules were rejected answers ``EvaluationReason/error`` with `PARSE_ERROR` and its
+    /// A key whose rules were rejected answers `EvaluationReason/error` with `PARSE_ERROR` and its
     /// problems as rejections; a key the payload lacks answers `FLAG_NOT_FOUND`. Rules that state their
-    /// own reason (``TargetingDecision/reason``) answer it: `DISABLED` and `ERROR` (with the decision's
+    /// own reason (`TargetingDecision/reason`) answer it: `DISABLED` and `ERROR` (with the decision's
     /// error code) serve no value, so the app's default applies. A client serves the same values for
     /// the same context: this is the snapshot layer of its evaluation, before overrides and each key's
     /// conversion and rules.
@@ -32,20 +32,18 @@ extension DecodedPayload {
         let answer = entry.answer(in: context, explaining: true)
         return EvaluationDetails(
             key: key, value: answer.value, variant: answer.variant, reason: answer.reason, errorCode: answer.errorCode,
-            errorMessage: answer.errorMessage, flagMetadata: entry.metadata, layer: layer, decision: answer.decision,
+            errorMessage: answer.errorMessage, flagMetadata: flagMetadata[key] ?? [:], layer: layer, decision: answer.decision,
             rejected: answer.problems.map { $0.rejection(origin: "payload") }, context: context)
     }
 
-    /// What the payload holds for `key` (its plain value, rules, rule problems and metadata), looked up
-    /// once; nil when it holds none of them.
+    /// What the payload holds for `key` (its plain value, rules and rule problems), looked up once; nil
+    /// when it holds none of them.
     package func entry(_ key: String) -> PayloadEntry? {
         let problems = ruleProblems.isEmpty ? nil : ruleProblems[key]
         let keyRules = rules.isEmpty ? nil : rules[key]
         let plain = values[key]
         guard plain != nil || keyRules != nil || problems?.isEmpty == false else { return nil }
-        return PayloadEntry(
-            plain: plain, rules: keyRules, problems: problems ?? [],
-            metadata: flagMetadata.isEmpty ? [:] : flagMetadata[key] ?? [:])
+        return PayloadEntry(plain: plain, rules: keyRules, problems: problems ?? [])
     }
 }
 
@@ -57,59 +55,73 @@ package struct PayloadEntry: Sendable {
     package let rules: (any TargetingRules)?
     /// Problems that rejected the key's rules: the payload then serves the key nothing.
     package let problems: [RuleProblem]
-    /// The flag's metadata in the payload.
-    package let metadata: [String: ConfigValue]
 
     /// Whether the key's value may differ from one context to another.
     package var isTargeted: Bool { rules != nil || !problems.isEmpty }
 
     /// What the entry serves `context`; the rules are evaluated once, with their provenance when `explaining`.
     package func answer(in context: EvaluationContext, explaining: Bool) -> PayloadAnswer {
-        if !problems.isEmpty { return PayloadAnswer(value: nil, decision: nil, problems: problems) }
-        guard let rules else { return PayloadAnswer(value: plain, decision: nil, problems: []) }
-        let decision = rules.evaluate(in: context, explaining: explaining)
-        return PayloadAnswer(
-            value: decision.servesNothing ? nil : decision.value ?? plain, decision: decision, problems: decision.problems)
+        if !problems.isEmpty { return PayloadAnswer(blockedBy: problems) }
+        guard let rules else { return PayloadAnswer(plain: plain) }
+        return PayloadAnswer(rules.evaluate(in: context, explaining: explaining), plain: plain, keepingDecision: explaining)
     }
 }
 
-/// What one payload serves one key for one context, and why.
+/// What one payload serves one key for one context, and why: the fields a read, a hook or an exposure
+/// needs, and the rules' whole decision only when details asked for it (it is large to copy).
 package struct PayloadAnswer: Sendable {
     /// The raw value served, or nil when the payload serves none (the layers below apply).
     package let value: ConfigValue?
-    /// What the key's rules decided; nil for a key without rules, or whose rules were rejected.
-    package let decision: TargetingDecision?
-    /// The problems met: those that rejected the rules (``decision`` nil), or those met evaluating them.
-    package let problems: [RuleProblem]
-
-    /// Whether rule problems rejected the key's rules, so the payload serves it nothing.
-    package var isBlocked: Bool { decision == nil && !problems.isEmpty }
-
     /// OpenFeature's reason.
-    package var reason: EvaluationReason {
-        if isBlocked { return .error }
-        return decision?.effectiveReason ?? .staticValue
-    }
-
+    package let reason: EvaluationReason
     /// The variant served, when the rules name one.
-    package var variant: String? { decision?.servedVariant }
-
+    package let variant: String?
+    /// The rule or rollout that decided, when one did.
+    package let ruleID: String?
     /// The error code, for reason `ERROR`.
-    package var errorCode: EvaluationErrorCode? {
-        if isBlocked {
-            // A remote evaluator's own error code passes through; any other rejection of the rules is a parse error.
-            if case .remoteEvaluation(let code, _) = problems[0].kind { return EvaluationErrorCode(openFeature: code) }
-            return .parseError
-        }
-        guard decision?.reason == .error else { return nil }
-        return decision?.errorCode ?? .general
+    package let errorCode: EvaluationErrorCode?
+    /// The error in words, for reason `ERROR`.
+    package let errorMessage: String?
+    /// The problems met: those that rejected the rules (``isBlocked``), or those met evaluating them.
+    package let problems: [RuleProblem]
+    /// Whether rule problems rejected the key's rules, so the payload serves it nothing.
+    package let isBlocked: Bool
+    /// What the key's rules decided, with its provenance: kept only when the evaluation was explaining.
+    package let decision: TargetingDecision?
+
+    /// The answer of a key without rules: its plain value, `STATIC`.
+    init(plain: ConfigValue?) {
+        (value, reason, variant, ruleID, errorCode, errorMessage) = (plain, .staticValue, nil, nil, nil, nil)
+        (problems, isBlocked, decision) = ([], false, nil)
     }
 
-    /// The error in words, for reason `ERROR`.
-    package var errorMessage: String? {
-        guard errorCode != nil else { return nil }
-        if isBlocked, case .remoteEvaluation(_, let details?) = problems[0].kind { return details }
-        return decision?.errorMessage ?? problems.first?.description
+    /// The answer of a key whose rules `problems` rejected: nothing, `ERROR`, with a remote evaluator's
+    /// own error code and words passed through, or `PARSE_ERROR` for any other rejection.
+    init(blockedBy problems: [RuleProblem]) {
+        (value, reason, variant, ruleID, decision) = (nil, .error, nil, nil, nil)
+        (self.problems, isBlocked) = (problems, true)
+        if case .remoteEvaluation(let code, let details) = problems[0].kind {
+            (errorCode, errorMessage) = (EvaluationErrorCode(openFeature: code), details ?? problems[0].description)
+        } else {
+            (errorCode, errorMessage) = (.parseError, problems[0].description)
+        }
+    }
+
+    /// The answer of rules that decided `decision`, over the key's `plain` value.
+    init(_ decision: TargetingDecision, plain: ConfigValue?, keepingDecision: Bool) {
+        value = decision.servesNothing ? nil : decision.value ?? plain
+        reason = decision.effectiveReason
+        variant = decision.servedVariant
+        ruleID = decision.match?.ruleID
+        if decision.reason == .error {
+            errorCode = decision.errorCode ?? .general
+            errorMessage = decision.errorMessage ?? decision.problems.first?.description
+        } else {
+            (errorCode, errorMessage) = (nil, nil)
+        }
+        problems = decision.problems
+        isBlocked = false
+        self.decision = keepingDecision ? decision : nil
     }
 }
 

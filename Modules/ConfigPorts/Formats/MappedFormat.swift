@@ -17,7 +17,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// Bytes that are not JSON fail with a ``PayloadError`` carrying the parser's reason and byte
+/// Bytes that are not JSON fail with a `PayloadError` carrying the parser's reason and byte
 /// offset, under this format's ``name``; errors your closure throws pass through unchanged.
 public struct MappedFormat: PayloadFormat {
     /// The format's name, used in messages.

@@ -141,7 +141,7 @@ public struct RemoteConfigBuilder: Sendable {
     }
 
     /// Sets the evaluation context that targeting rules see from the first read on (change it later
-    /// with `RemoteConfigClient/setContext(_:)` and `RemoteConfigClient/updateContext(_:)`).
+    /// with `RemoteConfigClient/updateContext(_:)`).
     public func context(_ context: EvaluationContext) -> Self {
         with { $0.settings.context = context }
     }
@@ -241,7 +241,8 @@ public struct RemoteConfigBuilder: Sendable {
             bundled: bundled, context: settings.context)
 
         let interception = settings.interception?(sink)
-        let resolver = Resolver(registry: registry, interceptsReads: interception != nil)
+        var resolver = Resolver(registry: registry, interceptsReads: interception != nil)
+        resolver.marksExposures = interception?.exposures != nil
         let stored = StoredLastGood(
             readers: zip(providers.settings, stores).map { $1.lastGoodReader(ContextSlot.cacheName(of: $0)) })
         let first = resolver.resolve(sources: sources, previous: nil, generation: 1, cause: nil, stored: stored)

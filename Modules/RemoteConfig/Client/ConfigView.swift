@@ -11,7 +11,7 @@ import Foundation
 /// let timeout = config[Flags.timeout]          // from the same activation as `retries`
 /// ```
 ///
-/// Made by `view(for:)`, `fetch(_:for:)` and `watch()`. It is also the ``ResolvedValues`` that bridges
+/// Made by `view(for:)`, `fetch(_:for:)` and `watch()`. It is also the `ResolvedValues` that bridges
 /// to other configuration APIs read by name (``entry(forName:)``).
 public struct ConfigView: ResolvedValues {
     let client: RemoteConfigClient
@@ -34,7 +34,7 @@ public struct ConfigView: ResolvedValues {
     }
 
     /// Why the value of `name` is what it is, registered or not: a registered key's details with its
-    /// value rendered back as a ``ConfigValue`` (nil for a type that cannot render); any other name's
+    /// value rendered back as a `ConfigValue` (nil for a type that cannot render); any other name's
     /// value as the snapshots serve it, in precedence order, with their rules evaluated for this view's context.
     public func details(forKey name: String) -> EvaluationDetails<ConfigValue?> {
         if let slot = client.registry.slot(named: name) { return registeredDetails(client.registry.keys[slot]) }
@@ -49,7 +49,7 @@ public struct ConfigView: ResolvedValues {
     }
 
     /// The value reads of `name` see, raw: a registered key's value as its reads return it (an
-    /// override, a snapshot's, the last good value), rendered back as a ``ConfigValue`` and secret when
+    /// override, a snapshot's, the last good value), rendered back as a `ConfigValue` and secret when
     /// the key is; nil when the key is at its default. Any other name: the first value the snapshots
     /// serve it, in precedence order, with their rules evaluated for this view's context. Reports no
     /// unregistered-key event: a bridge asks for every name.

@@ -12,7 +12,7 @@ extension RemoteConfigClient {
     /// if config[Flags.newCheckout] { … }
     /// ```
     ///
-    /// See ``ReadPolicy`` for fresh, stale, expired and no data. `.cacheOnly` leaves out the payloads of
+    /// See `ReadPolicy` for fresh, stale, expired and no data. `.cacheOnly` leaves out the payloads of
     /// providers whose snapshot has expired, so their keys read from the layers below.
     public func fetch(_ policy: ReadPolicy = .refreshBeforeReturning, for context: EvaluationContext? = nil) async
         -> ConfigView

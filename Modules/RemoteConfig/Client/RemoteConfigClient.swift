@@ -38,7 +38,7 @@ public final class RemoteConfigClient: Sendable {
     let startupEvents: [ConfigEvent]
     /// What a read of a targeted key does beyond the plain read (a context source, hooks, exposures),
     /// when the builder installed any of them.
-    let interception: ReadInterception?
+    @usableFromInline let interception: ReadInterception?
     /// Starts the background work (override observation, push, periodic refresh) and returns its tasks.
     let backgroundWork: @Sendable (RemoteConfigClient) -> [Task<Void, Never>]
     /// The client's background tasks, whether they were started and whether the client stopped, the
@@ -105,6 +105,12 @@ public final class RemoteConfigClient: Sendable {
         if context == nil, let slot = registry.slot(for: key.fingerprint, type: ObjectIdentifier(Value.self)) {
             let plain: Value? = cell.withCurrent { $0.isPlain(slot) ? $0.value(at: slot, as: Value.self) : nil }
             if let plain { return plain }
+            // A targeted key of a client with a context source, hooks or exposures: outside a request and
+            // without hooks, still the value the state holds.
+            let state = cell.read()
+            if interception?.readsStored(slot: slot, in: state, registry: registry) ?? true {
+                return state.value(at: slot, as: Value.self)
+            }
         }
         return read(key, for: context)
     }
@@ -113,7 +119,7 @@ public final class RemoteConfigClient: Sendable {
     /// client's interception, or a key the registry does not hold under this name, type and definition.
     @usableFromInline
     func read<Value>(_ key: ConfigKey<Value>, for context: EvaluationContext?) -> Value {
-        value(key, in: cell.load(), for: context)
+        value(key, in: cell.read(), for: context)
     }
 
     /// The key's value in `state`, for `context` (nil: the state's own, or the context source's).
@@ -131,7 +137,7 @@ public final class RemoteConfigClient: Sendable {
     /// Several reads from one state: every read through the view sees the same activation, never half
     /// of a refresh, for `context` (nil: the client's own, or the calling task's request's with a context source).
     public func view(for context: EvaluationContext? = nil) -> ConfigView {
-        ConfigView(client: self, state: cell.load(), context: context ?? interception?.contextSource?.currentContext)
+        ConfigView(client: self, state: cell.read(), context: context ?? interception?.contextSource?.currentContext)
     }
 
     /// Why the key's value is what it is, for `context` (nil: the client's own, or the calling task's
@@ -146,7 +152,7 @@ public final class RemoteConfigClient: Sendable {
     /// The key's rules are evaluated once, recording what they read and which rules did not match;
     /// hooks run around the evaluation and an exposure is reported as for a read.
     public func details<Value>(_ key: ConfigKey<Value>, for context: EvaluationContext? = nil) -> EvaluationDetails<Value> {
-        details(key, in: cell.load(), for: context)
+        details(key, in: cell.read(), for: context)
     }
 
     // MARK: Context

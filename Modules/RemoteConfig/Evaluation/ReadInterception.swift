@@ -9,16 +9,29 @@ import Foundation
 /// and reads for a context given with the call; every other key is the plain read, whatever is
 /// installed. Hooks run around each evaluation a read makes; an exposure is reported the first time a
 /// rule-decided value is read for a targeting key, and a repeated one costs a set lookup.
+@usableFromInline
 final class ReadInterception: Sendable {
     let contextSource: (any EvaluationContextSource)?
     /// Run around every evaluation, in the order added.
     let hooks: [any EvaluationHook]
     let exposures: ExposureRecorder?
+    /// Whether a read may only return the value a state holds: no context source, no hooks.
+    private let readsStoredAlways: Bool
 
     init(contextSource: (any EvaluationContextSource)?, hooks: [any EvaluationHook], exposures: ExposureRecorder?) {
         self.contextSource = contextSource
         self.hooks = hooks
         self.exposures = exposures
+        readsStoredAlways = contextSource == nil && hooks.isEmpty
+    }
+
+    /// Whether a read of `slot` that gives no context returns the value `state` holds: no context source
+    /// answers and no hook runs. It then notes the read's exposure, when exposures are reported.
+    @usableFromInline
+    func readsStored(slot: Int, in state: ResolvedState, registry: KeyRegistry) -> Bool {
+        guard readsStoredAlways || (hooks.isEmpty && contextSource?.currentContext == nil) else { return false }
+        exposures?.recordStoredRead(slot: slot, in: state, registry: registry)
+        return true
     }
 
     /// The key's value in `state` for `given` (nil: the request's context, else the state's own).
@@ -30,9 +43,7 @@ final class ReadInterception: Sendable {
             // The value resolved at activation, for the state's own context or any other.
             let value = state.value(at: slot, as: Value.self)
             guard !hooks.isEmpty, state.dependsOnContext(slot) else {
-                if let exposures, slot < state.answers.count, let answer = state.answers[slot] {
-                    exposures.record(key, value: value, answer: answer, for: state.context)
-                }
+                exposures?.recordStoredRead(slot: slot, in: state, registry: client.registry)
                 return value
             }
         }

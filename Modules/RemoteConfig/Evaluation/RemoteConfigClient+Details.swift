@@ -5,7 +5,9 @@ import Foundation
 /// The one result type for "why", built from one evaluation.
 extension RemoteConfigClient {
     /// The key's details in `state`, for `context` (nil: the state's own, or the context source's):
-    /// evaluated once, explaining, with hooks run and an exposure reported when installed.
+    /// evaluated once, explaining, with hooks run and an exposure reported when installed. Not specialized:
+    /// one copy serves every value type (a raw read by name among them), which keeps an app's binary small.
+    @_semantics("optimize.sil.specialize.generic.never")
     func details<Value>(_ key: ConfigKey<Value>, in state: ResolvedState, for context: EvaluationContext?) -> EvaluationDetails<
         Value
     > {
@@ -34,10 +36,10 @@ extension RemoteConfigClient {
             context: context)
         switch resolution.layer {
         case .override: details.reason = .staticValue
-        case .snapshot: details.take(resolution.answer)
+        case .snapshot: details.take(resolution.answer, from: state.sources)
         case .lastGood: details.reason = .cached
         case .bundled: details.reason = .defaultValue
-        case .defaultValue: details.explainDefault(resolution.answer, payloadsHeld: state.sources.payloads.contains { $0 != nil })
+        case .defaultValue: details.explainDefault(resolution.answer, in: state.sources)
         }
         return details
     }
@@ -63,21 +65,28 @@ extension RemoteConfigClient {
 }
 
 extension EvaluationDetails {
-    /// Takes the variant, reason, decision, error and metadata of a payload's answer.
-    mutating func take(_ answer: Resolver.ProviderAnswer?) {
+    /// Takes the variant, reason, decision and error of a payload's answer, and the flag's metadata in that payload.
+    mutating func take(_ answer: Resolver.ProviderAnswer?, from sources: ValueSources) {
         guard let answer else { return }
         variant = answer.answer.variant
         reason = answer.answer.reason
-        decision = answer.answer.decision
+        // Without the provenance, the decision still names the rule or rollout that decided.
+        decision =
+            answer.answer.decision
+            ?? answer.answer.ruleID.map { ruleID in
+                TargetingDecision(
+                    value: answer.answer.value,
+                    match: TargetingMatch(ruleID: ruleID, kind: reason == .split ? .rollout : .rule, variant: variant))
+            }
         errorCode = answer.answer.errorCode
         errorMessage = answer.answer.errorMessage
-        flagMetadata = answer.metadata
+        flagMetadata = sources.payloads[answer.provider]?.flagMetadata[key] ?? [:]
     }
 
     /// Why the key's own default was served: no payload held yet, a refused value, what the first
     /// payload that knows the key said of it, or no payload with the key.
-    mutating func explainDefault(_ answer: Resolver.ProviderAnswer?, payloadsHeld: Bool) {
-        guard payloadsHeld else {
+    mutating func explainDefault(_ answer: Resolver.ProviderAnswer?, in sources: ValueSources) {
+        guard sources.payloads.contains(where: { $0 != nil }) else {
             reason = .error
             errorCode = .providerNotReady
             errorMessage = "no payload is held yet: none was fetched or cached"
@@ -97,7 +106,7 @@ extension EvaluationDetails {
             errorMessage = "no payload has the key \"\(key)\""
             return
         }
-        take(answer)
+        take(answer, from: sources)
         if reason != .error && reason != .disabled { reason = .defaultValue }
     }
 }

@@ -124,6 +124,13 @@ final class KeyRegistry: Sendable {
     /// A key's descriptor.
     static func descriptor<Key: ConfigKeyRepresentable>(of key: Key) -> KeyDescriptor { key.configKey.descriptor }
 
+    /// The value in `box` as text for a person, as `slot`'s key renders it (redacted for a secret key).
+    func render(_ slot: Int, _ box: AnyObject) -> String { Self.render(keys[slot], box) }
+
+    private static func render<Key: ConfigKeyRepresentable>(_ key: Key, _ box: AnyObject) -> String {
+        key.configKey.render(box)
+    }
+
     /// The slot of the key with fingerprint `id` and value type `type`, or nil when none is registered
     /// (a key with a registered name and another definition has another fingerprint: nil).
     ///

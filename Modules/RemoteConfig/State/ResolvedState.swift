@@ -43,11 +43,14 @@ final class ResolvedState: Sendable {
     let generation: UInt64
     /// What made this state from the one before: the keys that changed and why; nil for the first state.
     let update: ConfigUpdate?
+    /// The slots whose exposure a read already checked in this state (an `ExposureMarks`), when the client
+    /// reports exposures and the system has the standard library's `Atomic`.
+    let exposureMarks: (any AnyObject & Sendable)?
 
     init(
         values: [any AnyObject & Sendable], layers: [Layer], hiddenRemote: [Int: SnapshotValue],
         rejections: [Int: [Rejection]], sources: ValueSources, targeted: TargetedSlots?, answers: [SlotAnswer?],
-        intercepted: [Bool], generation: UInt64, update: ConfigUpdate?
+        intercepted: [Bool], generation: UInt64, update: ConfigUpdate?, exposureMarks: (any AnyObject & Sendable)?
     ) {
         self.values = values
         self.layers = layers
@@ -59,6 +62,7 @@ final class ResolvedState: Sendable {
         self.intercepted = intercepted
         self.generation = generation
         self.update = update
+        self.exposureMarks = exposureMarks
     }
 
     /// The override snapshots, in precedence order, this state was resolved with.
@@ -71,7 +75,8 @@ final class ResolvedState: Sendable {
     func renumbered(_ generation: UInt64, update: ConfigUpdate?) -> ResolvedState {
         ResolvedState(
             values: values, layers: layers, hiddenRemote: hiddenRemote, rejections: rejections, sources: sources,
-            targeted: targeted, answers: answers, intercepted: intercepted, generation: generation, update: update)
+            targeted: targeted, answers: answers, intercepted: intercepted, generation: generation, update: update,
+            exposureMarks: exposureMarks.map { _ in makeExposureMarks(slots: values.count) } ?? nil)
     }
 
     /// Whether `slot`'s value may differ for another context: some payload's rules target the key,

@@ -20,6 +20,8 @@ struct Resolver {
     /// Whether the client intercepts reads (a context source, hooks or exposures): states then mark
     /// the slots whose reads go through the interception.
     let interceptsReads: Bool
+    /// Whether the client reports exposures: each state then has the marks of the slots already checked.
+    var marksExposures = false
 
     /// A new state, with what changed since `previous`.
     struct Output {
@@ -117,7 +119,8 @@ struct Resolver {
         let update = cause.map { ConfigUpdate(changedKeys: changed, cause: $0, generation: generation) }
         let state = ResolvedState(
             values: values, layers: layers, hiddenRemote: hiddenRemote, rejections: rejections, sources: sources,
-            targeted: targeted, answers: answers, intercepted: intercepted, generation: generation, update: update)
+            targeted: targeted, answers: answers, intercepted: intercepted, generation: generation, update: update,
+            exposureMarks: marksExposures && !intercepted.isEmpty ? makeExposureMarks(slots: keys.count) : nil)
         return Output(
             state: state, newRejections: newRejections, unreadSnapshotKeys: contextOnly ? 0 : sources.payloadKeyCount - matched)
     }
@@ -144,7 +147,7 @@ struct Resolver {
             guard case .snapshot = layer, case .value(let raw)? = candidate, let answer else { return nil }
             return SlotAnswer(
                 raw: raw, reason: answer.answer.reason, variant: answer.answer.variant,
-                ruleID: answer.answer.decision?.match?.ruleID)
+                ruleID: answer.answer.ruleID)
         }
 
         /// The provider whose snapshot supplied the value, now or as its last good value.
@@ -157,11 +160,10 @@ struct Resolver {
         }
     }
 
-    /// One payload's answer for a key, with the provider it came from and the flag's metadata there.
+    /// One payload's answer for a key, with the provider it came from.
     struct ProviderAnswer {
         let provider: Int
         let answer: PayloadAnswer
-        let metadata: [String: ConfigValue]
     }
 
     /// One key's value for `context`, given with a read, from `state`'s layers: the snapshots' rules are
@@ -195,41 +197,39 @@ struct Resolver {
     /// payloads' entries for the key by provider when known (else each payload is asked by name);
     /// `slot` and `previous` (the state this one replaces, or the state read) supply its last good
     /// value and default box, and are nil for a key read without being registered.
+    ///
+    /// Not specialized for the value types this module uses (a raw read by name): one copy serves every type,
+    /// which keeps an app's binary small; a key's own conversion is specialized where the key was made.
+    @_semantics("optimize.sil.specialize.generic.never")
     static func evaluate<Value>(
         _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, entries: [PayloadEntry?]?, context: EvaluationContext,
         previous: ResolvedState?, stored: StoredLastGood?, explaining: Bool
     ) -> KeyResolution {
         let name = key.name
         var rejected: [Rejection] = []
-        var remote: Remote?
-        /// The snapshots' answer, worked out once: an override that wins still reports the value it hides.
-        func snapshots() -> Remote {
-            if let remote { return remote }
-            let found = Self.remote(
-                key, slot: slot, sources: sources, entries: entries, context: context, previous: previous, stored: stored,
-                explaining: explaining, rejected: &rejected)
-            remote = found
-            return found
-        }
+        // The first override that passes wins; the snapshots are still evaluated, for the value it hides.
+        var override: (box: any AnyObject & Sendable, position: Int, content: OverrideValue.Content)?
         for (position, layer) in sources.overrides.enumerated() {
             guard let candidate = layer.snapshot.values[name] else { continue }
             switch key.converter.accept(candidate.content, for: key, origin: candidate.origin) {
-            case .success(let box):
-                let hidden = snapshots()
-                return KeyResolution(
-                    box: box, layer: .override(position), candidate: candidate.content, hiddenRemote: hidden.value,
-                    rejected: rejected, snapshotsHolding: hidden.holding, answer: hidden.answer)
-            case .failure(let rejection):
-                rejected.append(rejection)
+            case .success(let box): override = (box, position, candidate.content)
+            case .failure(let rejection): rejected.append(rejection)
             }
+            if override != nil { break }
         }
-        let fromSnapshots = snapshots()
-        if let value = fromSnapshots.value {
-            let isCurrent = fromSnapshots.isCurrent
+        let remote = Self.remote(
+            key, slot: slot, sources: sources, entries: entries, context: context, previous: previous, stored: stored,
+            explaining: explaining, rejected: &rejected)
+        if let override {
             return KeyResolution(
-                box: value.box, layer: isCurrent ? .snapshot(value.provider) : .lastGood, candidate: .value(value.raw),
-                hiddenRemote: isCurrent ? nil : value, rejected: rejected, snapshotsHolding: fromSnapshots.holding,
-                answer: fromSnapshots.answer)
+                box: override.box, layer: .override(override.position), candidate: override.content,
+                hiddenRemote: remote.value, rejected: rejected, snapshotsHolding: remote.holding, answer: remote.answer)
+        }
+        if let value = remote.value {
+            return KeyResolution(
+                box: value.box, layer: remote.isCurrent ? .snapshot(value.provider) : .lastGood, candidate: .value(value.raw),
+                hiddenRemote: remote.isCurrent ? nil : value, rejected: rejected, snapshotsHolding: remote.holding,
+                answer: remote.answer)
         }
         for (index, defaults) in sources.bundled.enumerated() {
             guard let raw = defaults.values[name] else { continue }
@@ -237,7 +237,7 @@ struct Resolver {
             case .success(let box):
                 return KeyResolution(
                     box: box, layer: .bundled(index), candidate: .value(raw), hiddenRemote: nil, rejected: rejected,
-                    snapshotsHolding: fromSnapshots.holding, answer: fromSnapshots.answer)
+                    snapshotsHolding: remote.holding, answer: remote.answer)
             case .failure(let rejection):
                 rejected.append(rejection)
             }
@@ -245,7 +245,7 @@ struct Resolver {
         let reused = slot.flatMap { slot in previous?.layers[slot] == .defaultValue ? previous?.values[slot] : nil }
         return KeyResolution(
             box: reused ?? key.defaultBox(), layer: .defaultValue, candidate: nil, hiddenRemote: nil, rejected: rejected,
-            snapshotsHolding: fromSnapshots.holding, answer: fromSnapshots.answer)
+            snapshotsHolding: remote.holding, answer: remote.answer)
     }
 
     /// What the snapshots offer a key: the value that won, whether it is the current one (else a last
@@ -267,52 +267,58 @@ struct Resolver {
         _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, entries: [PayloadEntry?]?, context: EvaluationContext,
         previous: ResolvedState?, stored: StoredLastGood?, explaining: Bool, rejected: inout [Rejection]
     ) -> Remote {
+        let name = key.name
         var accepted: SnapshotValue?
         var answer: ProviderAnswer?
         var holding = 0
         for provider in sources.precedence {
             guard let payload = sources.payloads[provider] else { continue }
-            guard let entry = entries.map({ $0[provider] }) ?? payload.entry(key.name) else { continue }
+            let found: PayloadEntry?
+            if let entries { found = entries[provider] } else { found = payload.entry(name) }
+            guard let entry = found else { continue }
             guard accepted == nil else {
                 if entry.plain != nil { holding += 1 }
                 continue
             }
-            let origin = sources.rejectionOrigin(of: provider)
             if sources.evaluatesRemotely[provider], context != sources.context {
                 // The server evaluated this payload for the client's context: it says nothing of another.
                 rejected.append(
                     Rejection(
-                        key: key.name, value: "the values held for the client's context", rule: remoteContextRule,
+                        key: name, value: "the values held for the client's context", rule: remoteContextRule,
                         reason: "the provider \"\(sources.providerNames[provider])\" is evaluated by its server for the "
                             + "client's own context (targeting key \(sources.context.targetingKey ?? "none")); it holds "
                             + "nothing for another context: call updateContext to fetch for it",
-                        origin: origin))
+                        origin: sources.rejectionOrigin(of: provider)))
                 continue
             }
             let result = entry.answer(in: context, explaining: explaining)
-            if answer == nil { answer = ProviderAnswer(provider: provider, answer: result, metadata: entry.metadata) }
             if result.value != nil || result.isBlocked { holding += 1 }
             if !result.problems.isEmpty {
-                rejected += result.problems.map { $0.rejection(origin: result.isBlocked ? origin : "evaluation context") }
+                let origin = result.isBlocked ? sources.rejectionOrigin(of: provider) : "evaluation context"
+                rejected += result.problems.map { $0.rejection(origin: origin) }
             }
-            guard let raw = result.value else { continue }
-            let source = sources.origins[provider]
-            let decided = ProviderAnswer(provider: provider, answer: result, metadata: entry.metadata)
+            // The answer kept is the accepted value's, else the first one met.
+            guard let raw = result.value else {
+                if answer == nil { answer = ProviderAnswer(provider: provider, answer: result) }
+                continue
+            }
             if let slot, let previous, previous.layers[slot] == .snapshot(provider),
-                previous.snapshotRaw(at: slot, name: key.name) == raw
+                previous.snapshotRaw(at: slot, name: name) == raw
             {
                 // The same candidate passed before (a context change often keeps it): converting and checking it
                 // again would give the same value, so the previous box is kept.
-                accepted = SnapshotValue(box: previous.values[slot], raw: raw, source: source, provider: provider)
-                answer = decided
+                accepted = SnapshotValue(
+                    box: previous.values[slot], raw: raw, source: sources.origins[provider], provider: provider)
+                answer = ProviderAnswer(provider: provider, answer: result)
                 continue
             }
-            switch key.converter.accept(.value(raw), for: key, origin: origin) {
+            switch key.converter.accept(.value(raw), for: key, origin: sources.rejectionOrigin(of: provider)) {
             case .success(let box):
-                accepted = SnapshotValue(box: box, raw: raw, source: source, provider: provider)
-                answer = decided
+                accepted = SnapshotValue(box: box, raw: raw, source: sources.origins[provider], provider: provider)
+                answer = ProviderAnswer(provider: provider, answer: result)
             case .failure(let rejection):
                 rejected.append(rejection)
+                if answer == nil { answer = ProviderAnswer(provider: provider, answer: result) }
             }
         }
         if let accepted { return Remote(value: accepted, isCurrent: true, holding: holding, answer: answer) }
@@ -328,16 +334,17 @@ struct Resolver {
         _ key: ConfigKey<Value>, slot: Int?, sources: ValueSources, previous: ResolvedState?, stored: StoredLastGood?,
         rejected: inout [Rejection], holding: Int
     ) -> SnapshotValue? {
+        let name = key.name
         guard holding > 0, let slot else { return nil }
         if let previous {
-            guard let kept = previous.remoteValue(at: slot, name: key.name),
+            guard let kept = previous.remoteValue(at: slot, name: name),
                 previous.sources.slots[kept.provider] == sources.slots[kept.provider]
             else { return nil }
             return kept.kept
         }
         guard let stored else { return nil }
         for provider in sources.precedence where sources.payloads[provider] != nil {
-            guard let entry = stored.entry(key.name, provider: provider) else { continue }
+            guard let entry = stored.entry(name, provider: provider) else { continue }
             switch key.converter.accept(.value(entry.raw), for: key, origin: "last good value from \(entry.source)") {
             case .success(let box):
                 return SnapshotValue(box: box, raw: entry.raw, source: entry.source, provider: provider, isKept: true)

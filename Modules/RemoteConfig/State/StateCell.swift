@@ -59,9 +59,14 @@ final class StateCell: Sendable {
         #endif
     }
 
-    /// The current state, retained: for everything but the single-key fast read.
+    /// The current state, retained, under the writers' lock: what a writer reads.
     @usableFromInline
     func load() -> ResolvedState { current.withLock { $0.state } }
+
+    /// The current state, retained, read as the fast read reads it (without the lock where the platform
+    /// allows): what a read that evaluates, and may call out to other code, holds on to.
+    @usableFromInline
+    func read() -> ResolvedState { withCurrent { $0 } }
 
     /// The version of the current state, or nil where it cannot be read without the lock.
     @inlinable @inline(__always)

@@ -128,9 +128,9 @@ struct ConditionEvaluation {
     /// Records an ordering between a present attribute and an operand of another type.
     private mutating func noteMismatch(_ actual: ConfigValue?, expected: ConfigValue, attribute: String) {
         guard let actual, !isNull(actual) else { return }
-        let expectedType = LooseValue.typeName(of: expected)
-        if LooseValue.typeName(of: actual) != expectedType {
-            mismatches.append(AttributeMismatch(attribute: attribute, expected: expectedType, found: actual.kind))
+        guard LooseValue.sameType(actual, expected) else {
+            return mismatches.append(
+                AttributeMismatch(attribute: attribute, expected: LooseValue.typeName(of: expected), found: actual.kind))
         }
     }
 

@@ -115,7 +115,10 @@ enum LooseValue {
     /// `a === b` for two strings: the same code points. Swift's `==` also equates canonically
     /// equivalent strings (`é` and `e` with a combining accent), which JavaScript does not.
     static func sameText(_ a: String, _ b: String) -> Bool {
-        a.utf8.elementsEqual(b.utf8)
+        // The same bytes are the same code points: compare the two contiguous UTF-8 buffers.
+        guard a.utf8.count == b.utf8.count else { return false }
+        var (a, b) = (a, b)
+        return a.withUTF8 { x in b.withUTF8 { y in x.elementsEqual(y) } }
     }
 
     /// `JSON.stringify(a) === JSON.stringify(b)`, with numbers by value and object members in any order.
@@ -199,6 +202,17 @@ enum LooseValue {
     }
 
     /// `typeof`-like names: `null`, `array`, `string`, `number`, `boolean`, `object`.
+    /// Whether two values have the same JavaScript type (``typeName(of:)``), without naming it.
+    static func sameType(_ a: ConfigValue?, _ b: ConfigValue?) -> Bool {
+        switch (a, b) {
+        case (nil, nil), (nil, .null?), (.null?, nil), (.null?, .null?), (.array?, .array?), (.string?, .string?),
+            (.bool?, .bool?), (.object?, .object?):
+            true
+        case (.int?, .int?), (.int?, .double?), (.double?, .int?), (.double?, .double?): true
+        default: false
+        }
+    }
+
     static func typeName(of value: ConfigValue?) -> String {
         switch value {
         case nil, .null?: "null"
