@@ -35,7 +35,7 @@ struct RemoteConfigTool: AsyncParsableCommand {
             rejected value); 2 when its input is unusable (a missing file, an invalid manifest, a port \
             in use); 64 for wrong usage.
             """,
-        version: "0.1.0",
+        version: "0.2.0",
         subcommands: [
             DemoCommand.self, ServeCommand.self, FetchCommand.self, InspectCommand.self, ValidateCommand.self,
             KeygenCommand.self,

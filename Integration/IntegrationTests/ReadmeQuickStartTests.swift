@@ -19,16 +19,25 @@ func makeConfig(url: URL, cacheDirectory: URL) throws -> RemoteConfigClient {
         .cache(FileSnapshotCache(directory: cacheDirectory))
         .override(EnvironmentOverrideSource(prefix: "MYAPP_"))
         .freshness(FreshnessPolicy(ttl: 3600, maxStale: .seconds(7 * 86_400)))
+        .periodicRefresh(every: 300)  // while the app runs; .push(_:) hears of a change at once
         .register(Flags.newCheckout, Flags.maxRetries)
         .build()
 }
 
-/// At launch: build, refresh in the background, read at once.
+/// At launch: build, refresh in the background, read at once, follow changes.
 func launchConfig(url: URL, cacheDirectory: URL) throws -> RemoteConfigClient {
     let client = try makeConfig(url: url, cacheDirectory: cacheDirectory)
     Task { _ = try? await client.refresh() }  // a failure keeps the last good values
     if client[Flags.newCheckout] { print("new checkout") }  // synchronous: no I/O, never waits
+    Task { await followCheckout(client) { enabled in print("new checkout:", enabled) } }
     return client
+}
+
+/// While the app runs: the key's value now, then its value after each change a refresh brings.
+func followCheckout(_ client: RemoteConfigClient, show: (Bool) -> Void) async {
+    for await enabled in client.watch(Flags.newCheckout) {
+        show(enabled)
+    }  // ends when the client stops or this task is cancelled
 }
 
 /// Where waiting is fine (a server, a command-line tool): refresh, then read.
@@ -92,6 +101,29 @@ struct ReadmeQuickStartTests {
         #expect(offline.details(Flags.maxRetries).layer == .snapshot(source: url.absoluteString))
         await client.stop()
         await offline.stop()
+    }
+
+    @Test("the quick start follows a change: the watch yields the current value, then the one a refresh brings")
+    func quickStartFollowsChanges() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rc-watch-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await TestHTTPServer.start()
+        server.publish(#"{"new_checkout": false, "max_retries": 2}"#)
+        let client = try await startConfig(url: server.url(), cacheDirectory: directory)
+        let (shown, show) = AsyncStream<Bool>.makeStream()
+        let follower = Task {
+            await followCheckout(client) { show.yield($0) }
+            show.finish()
+        }
+        var values = shown.makeAsyncIterator()
+        #expect(await values.next() == false)
+        server.publish(#"{"new_checkout": true, "max_retries": 2}"#)
+        _ = try await client.refresh()
+        #expect(await values.next() == true)
+        await client.stop()
+        await follower.value
+        #expect(await values.next() == nil, "the watch ends when the client stops")
+        await server.stop()
     }
 
     @Test("build() reads the cached values on the calling thread, before any refresh, with the server gone")

@@ -20,8 +20,13 @@ func checkoutPage(client: RemoteConfigClient, userID: String, country: String) -
     return enabled ? "new checkout, \(color) button" : "old checkout"
 }
 
+func checkoutFlags(client: RemoteConfigClient, user: EvaluationContext) -> (newCheckout: Bool, color: String) {
+    let flags = client.view(for: user)
+    return (flags[ServerFlags.newCheckout], flags[ServerFlags.buttonColor])
+}
+
 func whyThisValue(client: RemoteConfigClient, user: EvaluationContext) {
     let details = client.details(ServerFlags.newCheckout, for: user)
     print(details.value, details.variant ?? "-", details.reason, details.decision?.match?.ruleID ?? "no rule")
-    print(client.details(ServerFlags.newCheckout, for: user))
+    print(details)  // the summary, then the context, the snapshot, the rules' decision and each rejection
 }
