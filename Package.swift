@@ -206,7 +206,11 @@ var package = Package(
         // MARK: Unit tests
         .testTarget(name: "ConfigDomainTests", dependencies: ["ConfigDomain"], swiftSettings: swiftSettings),
         .testTarget(name: "TargetingLibraryTests", dependencies: ["ConfigDomain", "Targeting"], swiftSettings: swiftSettings),
-        .testTarget(name: "HTTPSupportTests", dependencies: ["ConfigDomain", "HTTPSupport"], swiftSettings: swiftSettings),
+        // The shared HTTP layer against the real loopback server of TestSupport (on FlyingFox, as tests may use).
+        .testTarget(
+            name: "HTTPSupportTests",
+            dependencies: ["ConfigDomain", "ConfigPorts", "HTTPSupport", "TestSupport", development("FlyingFox", "FlyingFox")],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "FirebaseFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "FirebaseFormat"], swiftSettings: swiftSettings),
         .testTarget(

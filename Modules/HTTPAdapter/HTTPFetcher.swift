@@ -38,15 +38,16 @@ import HTTPSupport
 ///   (``Configuration/signatureTransport``). The fetcher only carries the text in
 ///   ``ConfigPorts/FetchedPayload/signature``; a client built with `verifyPayloads(with:)` checks it.
 ///
-/// A fetcher is a value; copies share one session, made on the first fetch. It is safe to call
-/// from many tasks at once.
+/// Its requests go through HTTPSupport's `URLSessionTransport`, the HTTP layer it shares with `OFREPFetcher`. A
+/// fetcher is a value; copies share one session, made on the first fetch. It is safe to call from many tasks at once.
 public struct HTTPFetcher: ConfigFetcher {
     /// The URL fetched.
     public let url: URL
     /// The settings.
     public let configuration: Configuration
 
-    private let driver: SessionDriver
+    /// Sends the requests: HTTPSupport's `URLSessionTransport` on the configured session, or a test's own.
+    private let transport: any HTTPTransport
     /// The URL as messages show it: without credentials, query or fragment.
     private let displayURL: String
     /// The values of the secret headers in ``Configuration/headers``.
@@ -58,6 +59,13 @@ public struct HTTPFetcher: ConfigFetcher {
     ///   (or `http` to a loopback host, or `http` with ``Configuration/allowsInsecureHTTPForNonLoopbackHosts``),
     ///   or when a setting is out of range or a header cannot be sent.
     public init(url: URL, configuration: Configuration = .init()) throws(ConfigurationError) {
+        try self.init(
+            url: url, configuration: configuration,
+            transport: URLSessionTransport(timeout: configuration.timeout, session: configuration.session))
+    }
+
+    /// Creates a fetcher for `url` that sends its requests through `transport`.
+    init(url: URL, configuration: Configuration, transport: any HTTPTransport) throws(ConfigurationError) {
         if let refusal = EndpointPolicy.refusal(for: url, allowsInsecureHTTP: configuration.allowsInsecureHTTPForNonLoopbackHosts)
         {
             throw ConfigurationError(.invalidAdapterSetting, "HTTPFetcher: \(refusal)")
@@ -65,7 +73,7 @@ public struct HTTPFetcher: ConfigFetcher {
         try configuration.validate()
         self.url = url
         self.configuration = configuration
-        self.driver = SessionDriver(configuration: configuration)
+        self.transport = transport
         self.displayURL = EndpointPolicy.displayString(for: url)
         self.staticSecretValues = configuration.headers.compactMap { name, value in
             configuration.isSecret(headerName: name) ? value : nil
@@ -91,20 +99,19 @@ public struct HTTPFetcher: ConfigFetcher {
                 }
                 if Task.isCancelled { throw FetchError.cancelled }
             }
-            let urlRequest = makeRequest(for: url, providedHeaders: provided, validators: request.validators)
-            let outcome = await driver.perform(urlRequest)
+            let response = try await transport.send(
+                makeRequest(for: url, providedHeaders: provided, validators: request.validators))
             let result = try ResponseInterpreter(displayURL: displayURL, configuration: configuration, now: configuration.now())
-                .result(for: outcome, request: request)
+                .result(for: response, request: request)
             guard case .modified(var payload) = result, case .sidecar(let suffix) = configuration.signatureTransport,
-                let sidecar = SidecarSignature(payloadURL: url, suffix: suffix, configuration: configuration)
+                let sidecar = SidecarSignature(payloadURL: url, suffix: suffix)
             else { return result }
             var sidecarRequest = makeRequest(for: sidecar.url, providedHeaders: provided, validators: .none)
-            // The signature file is one line of text: the payload's JSON types would let a strict server answer 406.
-            sidecarRequest.setValue(SidecarSignature.accept, forHTTPHeaderField: "Accept")
-            payload.signature = try await sidecar.fetch(sidecarRequest, with: driver, now: configuration.now())
+            sidecar.limit(&sidecarRequest)
+            payload.signature = try await sidecar.fetch(sidecarRequest, with: transport, now: configuration.now())
             return .modified(payload)
         } catch {
-            throw SecretRedactor(secretValues: secretValues).redact(error).replacingURL(url.absoluteString, with: displayURL)
+            throw SecretRedactor(secretValues: secretValues).redact(error)
         }
     }
 
@@ -129,33 +136,44 @@ public struct HTTPFetcher: ConfigFetcher {
 
     /// The GET request for `target` (the payload, or its signature file): configured headers, then
     /// provided ones (which replace them, in any case), a default `Accept`, and the conditional
-    /// headers from `validators`.
-    ///
-    /// Its timeout is the configured one rounded up to whole seconds: swift-corelibs-foundation
-    /// cuts a fraction of a second to zero and fails at once. The exact limit is the transfer's deadline.
-    private func makeRequest(for target: URL, providedHeaders: [String: String], validators: Validators) -> URLRequest {
-        var request = URLRequest(
-            url: target, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout.rounded(.up))
-        request.httpMethod = "GET"
-        request.httpShouldHandleCookies = false
+    /// headers from `validators`; the configuration's limits, content types and redirect policy.
+    private func makeRequest(for target: URL, providedHeaders: [String: String], validators: Validators) -> HTTPTransportRequest {
+        var request = HTTPTransportRequest(
+            url: target, timeout: configuration.timeout, maxBodySize: configuration.maxBodySize,
+            wording: Self.wording(for: EndpointPolicy.displayString(for: target)))
+        request.acceptedContentTypes = configuration.acceptedContentTypes
+        request.acceptsMissingContentType = configuration.acceptsMissingContentType
+        request.redirects = RedirectPolicy(
+            maxRedirects: configuration.maxRedirects,
+            allowsInsecureHTTPForNonLoopbackHosts: configuration.allowsInsecureHTTPForNonLoopbackHosts)
+        request.secretHeaderNames = configuration.allSecretHeaderNames
         for (name, value) in configuration.headers where !HeaderRules.isConditional(name) {
-            request.setValue(value, forHTTPHeaderField: name)
+            request.setHeader(name, value)
         }
         for (name, value) in providedHeaders where !HeaderRules.isConditional(name) {
-            request.setValue(value, forHTTPHeaderField: name)
+            request.setHeader(name, value)
         }
-        if request.value(forHTTPHeaderField: "Accept") == nil {
-            request.setValue(configuration.acceptedContentTypes.joined(separator: ", "), forHTTPHeaderField: "Accept")
+        if request.header("Accept") == nil {
+            request.setHeader("Accept", configuration.acceptedContentTypes.joined(separator: ", "))
         }
         if let etag = validators.etag, HeaderRules.problem(name: "If-None-Match", value: etag) == nil {
-            request.setValue(etag, forHTTPHeaderField: "If-None-Match")
+            request.setHeader("If-None-Match", etag)
         }
         if let lastModified = validators.lastModified,
             HeaderRules.problem(name: "If-Modified-Since", value: lastModified) == nil
         {
-            request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
+            request.setHeader("If-Modified-Since", lastModified)
         }
         return request
+    }
+
+    /// How errors name the server at `displayURL` and what they advise, in this fetcher's settings.
+    static func wording(for displayURL: String) -> ErrorWording {
+        var wording = ErrorWording(url: displayURL)
+        wording.credentialsAdvice = "check the credentials in the headers or the header provider"
+        wording.contentTypeAdvice = "fix the server's Content-Type or add it to acceptedContentTypes"
+        wording.timeoutAdvice = "raise the configuration's timeout if the server is known to be slow"
+        return wording
     }
 }
 
@@ -166,14 +184,5 @@ extension HTTPFetcher: CustomStringConvertible, CustomReflectable {
     /// A mirror showing the redacted URL and the redacted configuration.
     public var customMirror: Mirror {
         Mirror(self, children: ["url": displayURL, "configuration": configuration], displayStyle: .struct)
-    }
-}
-
-extension FetchError {
-    /// This error with every occurrence of `raw` in its message replaced by `display`.
-    fileprivate func replacingURL(_ raw: String, with display: String) -> FetchError {
-        var copy = self
-        copy.message = message.replacingOccurrences(of: raw, with: display)
-        return copy
     }
 }

@@ -167,7 +167,7 @@ extension HTTPFetcher {
             guard !acceptedContentTypes.isEmpty else {
                 throw fail("HTTPFetcher acceptedContentTypes is empty; list the media types to accept, or [\"*/*\"] for any")
             }
-            for pattern in acceptedContentTypes where !ResponseHeaderParsing.isValidPattern(pattern) {
+            for pattern in acceptedContentTypes where !MediaType.isValidPattern(pattern) {
                 throw fail(
                     "HTTPFetcher acceptedContentTypes entry \"\(pattern)\" is not a media type such as application/json, application/*+json or */*"
                 )

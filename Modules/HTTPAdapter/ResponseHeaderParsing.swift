@@ -1,7 +1,7 @@
 import Foundation
 
-/// Reads the response headers the fetcher acts on, besides `Retry-After` (HTTPSupport's `RetryAfter`):
-/// `Cache-Control`, `Age`, `Content-Type`.
+/// Reads the response headers that make a payload's TTL, `Cache-Control` and `Age` (HTTPSupport reads
+/// `Retry-After` and media types).
 enum ResponseHeaderParsing {
     /// The `max-age` of a `Cache-Control` value less the response's `Age`, in seconds, or `nil`.
     ///
@@ -29,33 +29,4 @@ enum ResponseHeaderParsing {
         }
         return TimeInterval(max(0, maxAge - min(elapsed, maxAge)))
     }
-
-    /// The media type of a `Content-Type` value, lowercased, without parameters: `application/json`.
-    static func mediaType(_ contentType: String?) -> String? {
-        guard let first = contentType?.split(separator: ";", omittingEmptySubsequences: false).first else { return nil }
-        let type = first.trimmingCharacters(in: .whitespaces).lowercased()
-        return type.isEmpty ? nil : type
-    }
-
-    /// Whether `mediaType` matches `pattern`: exact, `type/*`, `type/*+suffix` or `*/*`.
-    static func matches(_ mediaType: String, pattern: String) -> Bool {
-        let pattern = pattern.lowercased()
-        if pattern == "*/*" { return true }
-        let wanted = pattern.split(separator: "/", maxSplits: 1).map(String.init)
-        let actual = mediaType.split(separator: "/", maxSplits: 1).map(String.init)
-        guard wanted.count == 2, actual.count == 2, wanted[0] == actual[0] else { return false }
-        if wanted[1] == "*" { return true }
-        if wanted[1].hasPrefix("*") { return actual[1].hasSuffix(wanted[1].dropFirst()) && actual[1].count > wanted[1].count - 1 }
-        return wanted[1] == actual[1]
-    }
-
-    /// Whether a pattern is well formed: `type/subtype`, both parts non-empty, of the characters below.
-    static func isValidPattern(_ pattern: String) -> Bool {
-        let parts = pattern.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(mediaTypeCharacters.contains) }
-    }
-
-    /// The characters of a media type pattern: ASCII letters and digits, the restricted-name
-    /// punctuation of RFC 6838, and `*` for wildcards.
-    private static let mediaTypeCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$&-^_.+*")
 }

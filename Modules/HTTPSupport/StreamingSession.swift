@@ -12,11 +12,31 @@ public enum StreamPart: Sendable {
     /// Body bytes arrived.
     case data(Data)
     /// The request ended, with the `NSURLErrorDomain` code of its transport error if any.
+    ///
+    /// ``failureText(errorCode:)`` says it in words.
     case completed(errorCode: Int?)
+
+    /// A transport error in a few words, for a message.
+    ///
+    /// `connection refused`, `timed out`, `connection lost`, `host not found`, `not connected to a network`,
+    /// `cancelled`; `URL error <code>` for the rarer ones.
+    public static func failureText(errorCode: Int) -> String {
+        switch errorCode {
+        case NSURLErrorCannotConnectToHost: "connection refused"
+        case NSURLErrorTimedOut: "timed out"
+        case NSURLErrorNetworkConnectionLost: "connection lost"
+        case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed: "host not found"
+        case NSURLErrorNotConnectedToInternet: "not connected to a network"
+        case NSURLErrorCancelled: "cancelled"
+        default: "URL error \(errorCode)"
+        }
+    }
 }
 
-/// A `URLSession` for long streaming requests (server-sent events), whose delegate hands each task's callbacks on as
-/// they arrive: on Linux, swift-corelibs-foundation calls only session-level delegates and has no `bytes(for:)`.
+/// A `URLSession` for long streaming requests (server-sent events, etcd watches).
+///
+/// Its delegate hands each task's callbacks on as they arrive: on Linux, swift-corelibs-foundation calls only
+/// session-level delegates and has no `bytes(for:)`.
 public final class StreamingSession: Sendable {
     private let session: URLSession
     private let delegate = StreamingDelegate()

@@ -39,11 +39,15 @@ import HTTPSupport
 /// - **No secrets out**: secret header values never appear in an error or a description; the
 ///   endpoint's query, and event-stream URLs (which may carry tokens), are never shown.
 ///
-/// A fetcher is a value; copies share one session and one set of event-stream URLs.
+/// Its requests go through HTTPSupport's `URLSessionTransport`, the HTTP layer it shares with `HTTPFetcher`: a
+/// body over ``Configuration/maxBodySize`` is aborted as soon as it passes it, and redirects follow HTTPSupport's
+/// `RedirectPolicy` (secret headers stay on their origin). A fetcher is a value; copies share one session and one set
+/// of event-stream URLs.
 public struct OFREPFetcher: ConfigFetcher {
     /// The settings.
     public let configuration: Configuration
-    private let transport: Transport
+    /// Sends the requests: HTTPSupport's `URLSessionTransport`, or a test's own.
+    private let transport: any HTTPTransport
     private let links: StreamLinks
     /// The endpoint as messages show it.
     private let display: String
@@ -54,9 +58,14 @@ public struct OFREPFetcher: ConfigFetcher {
     /// - Throws: ``OFREPConfigurationError`` when the endpoint is not `https` (or `http` to a
     ///   loopback host, or with the opt-in), or a setting is out of range, or a header cannot be sent.
     public init(configuration: Configuration) throws(OFREPConfigurationError) {
+        try self.init(configuration: configuration, transport: URLSessionTransport(timeout: configuration.timeout))
+    }
+
+    /// Creates a fetcher that sends its requests through `transport`.
+    init(configuration: Configuration, transport: any HTTPTransport) throws(OFREPConfigurationError) {
         try configuration.validate()
         self.configuration = configuration
-        self.transport = Transport(timeout: configuration.timeout)
+        self.transport = transport
         self.links = StreamLinks()
         self.display = EndpointPolicy.displayString(for: configuration.endpoint)
         self.redactor = SecretRedactor(
@@ -83,31 +92,27 @@ public struct OFREPFetcher: ConfigFetcher {
         guard let url = Endpoint.bulkEvaluation(at: configuration.endpoint, query: query) else {
             throw FetchError(.other, retry: .doNotRetry, message: "the OFREP endpoint \(display) cannot be extended with a path")
         }
-        var urlRequest = URLRequest(
-            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout.rounded(.up))
-        urlRequest.httpMethod = "POST"
-        urlRequest.httpShouldHandleCookies = false
+        let interpreter = Interpreter(display: display, now: configuration.now())
+        var http = HTTPTransportRequest(
+            method: "POST", url: url, timeout: configuration.timeout, maxBodySize: configuration.maxBodySize,
+            wording: interpreter.wording)
+        http.acceptedContentTypes = ["application/json", "application/*+json"]
+        http.redirects = RedirectPolicy(
+            allowsInsecureHTTPForNonLoopbackHosts: configuration.allowsInsecureHTTPForNonLoopbackHosts)
+        http.secretHeaderNames = configuration.allSecretHeaderNames
         for (name, value) in configuration.headers where !["if-none-match", "content-type"].contains(name.lowercased()) {
-            urlRequest.setValue(value, forHTTPHeaderField: name)
+            http.setHeader(name, value)
         }
-        urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if urlRequest.value(forHTTPHeaderField: "Accept") == nil {
-            urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
-        }
+        http.setHeader("Content-Type", "application/json")
+        if http.header("Accept") == nil { http.setHeader("Accept", "application/json") }
         if let etag = request.validators.etag, OFREPHeaders.problem(value: etag) == nil {
-            urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match")
+            http.setHeader("If-None-Match", etag)
         }
-        urlRequest.httpBody = Self.body(for: request.context)
-        let interpreter = Interpreter(display: display, configuration: configuration, now: configuration.now())
+        http.body = Self.body(for: request.context)
         do throws(FetchError) {
-            switch await transport.send(urlRequest) {
-            case .failure(let problem):
-                throw interpreter.error(for: problem)
-            case .success(let answer):
-                let result = try interpreter.result(for: answer, request: request)
-                if case .modified(let payload) = result { links.record(eventStreams(in: payload.bytes)) }
-                return result
-            }
+            let result = try interpreter.result(for: try await transport.send(http), request: request)
+            if case .modified(let payload) = result { links.record(eventStreams(in: payload.bytes)) }
+            return result
         } catch {
             throw redactor.redact(error)
         }

@@ -123,7 +123,7 @@ struct HTTPFetcherURLPolicyTests {
         #expect(configuration.maxRedirects == 10)
         #expect(configuration.isSecret(headerName: "COOKIE"))
         #expect(!configuration.isSecret(headerName: "Accept"))
-        let session = SessionDriver.defaultSessionConfiguration(timeout: 15)
+        let session = URLSessionTransport.ephemeralConfiguration(timeout: 15)
         #expect(session.urlCache == nil)
         #expect(session.requestCachePolicy == .reloadIgnoringLocalCacheData)
         #expect(session.httpCookieStorage == nil)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import HTTPAdapter
 
-@Suite("Cache-Control, Age and media types")
+@Suite("Cache-Control and Age")
 struct ResponseHeaderParsingTests {
     @Test(
         "max-age less Age is the TTL; other directives do not make one",
@@ -21,24 +21,5 @@ struct ResponseHeaderParsingTests {
     func noMaxAge(cacheControl: String) {
         #expect(ResponseHeaderParsing.maxAge(cacheControl: cacheControl, age: nil) == nil)
         #expect(ResponseHeaderParsing.maxAge(cacheControl: nil, age: "5") == nil)
-    }
-
-    @Test(
-        "media type patterns",
-        arguments: [
-            ("application/json", "application/json", true), ("application/vnd.a+json", "application/*+json", true),
-            ("application/+json", "application/*+json", false), ("text/json", "application/*+json", false),
-            ("text/plain", "text/*", true), ("image/png", "*/*", true), ("application/jsonx", "application/json", false),
-            ("application/json", "APPLICATION/JSON", true),
-        ])
-    func mediaTypes(type: String, pattern: String, expected: Bool) {
-        #expect(ResponseHeaderParsing.matches(type, pattern: pattern) == expected)
-    }
-
-    @Test("the media type drops parameters and case")
-    func mediaTypeOfContentType() {
-        #expect(ResponseHeaderParsing.mediaType("Application/JSON; charset=UTF-8") == "application/json")
-        #expect(ResponseHeaderParsing.mediaType("  ") == nil)
-        #expect(ResponseHeaderParsing.mediaType(nil) == nil)
     }
 }

@@ -34,7 +34,7 @@ struct EtcdAdmin: Sendable {
 
     /// The adapter's transport, used as a plain HTTP client: on Linux, `URLSession` stops the
     /// process on etcd 3.4's error answers (they carry an HTTP trailer), and this one does not.
-    private let session = StreamingSession()
+    private let session = GatewayTransport()
 
     /// Posts `body` to `path` on `endpoint`.
     func call(_ endpoint: URL, _ path: String, _ body: [String: Any], token: String? = nil) async throws -> Answer {

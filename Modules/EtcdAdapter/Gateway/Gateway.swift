@@ -22,7 +22,7 @@ final class Gateway: Sendable {
 
     /// The settings.
     let connection: EtcdConnection
-    private let session = StreamingSession()
+    private let transport = GatewayTransport()
     private let preferred = Locked(0)
     private let tokens: TokenKeeper
 
@@ -164,7 +164,7 @@ final class Gateway: Sendable {
         let request = makeRequest(path, body, token: token, at: index, timeout: connection.requestTimeout)
         var status = 0
         var data = Data()
-        for await event in session.send(request) {
+        for await event in transport.send(request) {
             switch event {
             case .response(let code): status = code
             case .data(let chunk): data.append(chunk)
@@ -198,13 +198,14 @@ final class Gateway: Sendable {
     }
 
     /// Opens a watch stream on the endpoint `index`: the POST carrying `watch`, marked to need a
-    /// leader, so a member cut off from its cluster ends the stream instead of going quiet.
+    /// leader, so a member cut off from its cluster ends the stream instead of going quiet. It
+    /// streams on HTTPSupport's `StreamingSession` on every platform (see ``GatewayTransport``).
     func openWatch(
         _ watch: WatchRequest, token: String?, at index: Int
     ) -> (events: AsyncStream<HTTPEvent>, cancel: @Sendable () -> Void) {
         var request = makeRequest("v3/watch", watch, token: token, at: index, timeout: 365 * 86_400)
         // gRPC metadata `hasleader: true`, which the gateway passes on from this header.
         request.setValue("true", forHTTPHeaderField: "Grpc-Metadata-hasleader")
-        return session.start(request)
+        return transport.stream(request)
     }
 }

@@ -4,12 +4,13 @@
     import FoundationNetworking
     import Glibc
 
-    /// Plain-HTTP/1.1 requests over a TCP socket of their own, each on a thread of its own, for Linux.
+    /// Plain-HTTP/1.1 unary calls over a TCP socket of their own, each on a thread of its own, for Linux.
     ///
     /// Why not `URLSession` there: swift-corelibs-foundation stops the process ("Transfer completed,
     /// but there's no response") when a response carries HTTP trailers, and etcd 3.4's gateway adds
-    /// a trailer to every error answer (no leader, invalid token, permission denied). This transport
-    /// reads trailers and skips them. It speaks plain `http://` only; `https://` goes to `URLSession`.
+    /// a trailer to every error answer of a unary call (no leader, invalid token, permission denied).
+    /// This transport reads trailers and skips them. It speaks plain `http://` only; `https://` goes
+    /// to `URLSession`, and so do watches, whose answers carry no trailers (``GatewayTransport``).
     ///
     /// Each request opens a connection (`Connection: close`), writes the request, and reads the
     /// response with ``HTTP1ResponseParser`` until it ends, the deadline passes, or it is cancelled
