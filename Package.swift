@@ -280,10 +280,14 @@ var package = Package(
             dependencies: ["ConfigDomain", "ConfigPorts", "Targeting", "FlagdFormat", "RemoteConfig", "TestDoubles"],
             resources: [.copy("Conformance")], swiftSettings: swiftSettings),
 
-        // MARK: Differential tests: the vendor formats against the vendors' own engines (Python oracles, child processes)
+        // MARK: Differential tests: the vendor formats against the vendors' own engines, and OFREP against fast-feature's
+        // server (Python oracles, child processes)
         .testTarget(
             name: "VendorDifferentialTests",
-            dependencies: ["ConfigDomain", "ConfigPorts", "GrowthBookFormat", "UnleashFormat", "FlagdFormat"],
+            dependencies: [
+                "ConfigDomain", "ConfigPorts", "GrowthBookFormat", "UnleashFormat", "FlagdFormat", "OFREPAdapter", "RemoteConfig",
+                "TestSupport",
+            ],
             path: "Integration/VendorDifferential", exclude: ["Oracles"], swiftSettings: swiftSettings),
 
         // MARK: Integration tests (real server, real file system, child processes)

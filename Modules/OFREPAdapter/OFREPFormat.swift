@@ -21,7 +21,8 @@ import Foundation
 /// - A flag with an `errorCode` is refused alone: `FLAG_NOT_FOUND` is left out (as if the server had
 ///   no such flag), any other code rejects the key's remote value with a
 ///   ``ConfigDomain/RuleProblem/Kind/remoteEvaluation(errorCode:details:)`` problem, so the key keeps
-///   its last good value or its default, the rejection is reported, and details give the server's code.
+///   its last good value or its default, the rejection is reported, and details give the server's code
+///   and words, and the metadata the failure carries.
 /// - A response that is not an object with a `flags` array, or a flag that is not an object with a
 ///   string `key`, refuses the whole payload with a ``ConfigDomain/PayloadError`` naming the place.
 ///
@@ -34,7 +35,6 @@ public struct OFREPFormat: PayloadFormat {
 
     /// Creates the format.
     public init(parser: JSONParser = JSONParser()) { self.parser = parser }
-
 
     /// The values, the server's decisions as rules, and the refused flags as rule problems.
     public func decode(_ bytes: Data) throws(PayloadError) -> DecodedPayload {
@@ -59,6 +59,8 @@ public struct OFREPFormat: PayloadFormat {
             }
             if let code = flag.errorCode {
                 if code == EvaluationErrorCode.flagNotFound.rawValue { continue }
+                // OFREP's evaluation failure may carry the flag's metadata; OpenFeature reports it with the error.
+                if !flag.metadata.isEmpty { metadata[key] = flag.metadata }
                 problems[key] = [
                     RuleProblem(
                         key: key, path: "flags[\(index)]", kind: .remoteEvaluation(errorCode: code, details: flag.errorDetails))

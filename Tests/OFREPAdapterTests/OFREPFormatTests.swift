@@ -75,6 +75,20 @@ struct OFREPFormatTests {
         #expect(payload.evaluate("who").reason == .error)
     }
 
+    @Test("a failed flag keeps the metadata its failure carries (OFREP's evaluationFailure; OpenFeature 1.4.14)")
+    func failureMetadata() throws {
+        let payload = try decode(
+            #"{"flags":[{"key":"bad","errorCode":"PARSE_ERROR","errorDetails":"no such variant","metadata":{"team":"web","v":2}},"#
+                + #"{"key":"plain","errorCode":"GENERAL"}]}"#)
+        #expect(payload.flagMetadata["bad"] == ["team": .string("web"), "v": .int(2)])
+        #expect(payload.flagMetadata["plain"] == nil)
+        let bad = payload.evaluate("bad")
+        #expect(bad.reason == .error)
+        #expect(bad.errorCode == .parseError)
+        #expect(bad.errorMessage == "no such variant")
+        #expect(bad.flagMetadata == ["team": .string("web"), "v": .int(2)])
+    }
+
     @Test("a flag listed twice is rejected alone")
     func duplicates() throws {
         let payload = try decode(

@@ -107,6 +107,7 @@ extension EvaluationDetails {
             return
         }
         take(answer, from: sources)
-        if reason != .error && reason != .disabled { reason = .defaultValue }
+        // A server that evaluated the flag said why it served no value (OFREP's code default): its word stands.
+        if !sources.evaluatesRemotely[answer.provider], reason != .error, reason != .disabled { reason = .defaultValue }
     }
 }

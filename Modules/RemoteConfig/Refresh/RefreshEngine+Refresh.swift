@@ -142,7 +142,9 @@ extension RefreshEngine {
 
     /// The first of this provider's values that `output` refused, when it refused every value the
     /// payload offered the registered keys (so none reads from it): such a refresh fails, though
-    /// the payload is held, so that a later fetch of the same payload answers "not modified".
+    /// the payload is held, so that a later fetch of the same payload answers "not modified". A value
+    /// a remote evaluator refused for this context (its error code) is its answer, not a bad payload:
+    /// fetching it again gives the same answer, so it fails nothing.
     func everyValueRejected(in output: Resolver.Output) -> Rejection? {
         let state = output.state
         if state.layers.contains(.snapshot(provider)) { return nil }
@@ -150,7 +152,11 @@ extension RefreshEngine {
         if state.hiddenRemote.values.contains(where: { $0.provider == provider && !$0.isKept }) { return nil }
         let origin = state.sources.rejectionOrigin(of: provider)
         return state.rejections.keys.sorted().lazy.compactMap { slot in
-            state.rejections[slot]?.first { $0.origin == origin }
+            state.rejections[slot]?.first { rejection in
+                guard rejection.origin == origin else { return false }
+                if case .remoteEvaluation? = rejection.targeting?.kind { return false }
+                return true
+            }
         }.first
     }
 
