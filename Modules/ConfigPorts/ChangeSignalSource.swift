@@ -19,6 +19,10 @@ import Foundation
 ///   (compared by ``ChangeSignal/isSameVersion(_:as:)``), so a client holding it does nothing.
 /// - Reconnect on your own (with backoff): the stream ends only when the consuming task is
 ///   cancelled, and then promptly, releasing the connection.
+/// - Report the connection with ``ChangeSignal/connection(_:)``: `.disconnected` when the
+///   subscription drops (with when you retry), `.connected` when it is live again. The client's
+///   status turns `STALE` while push is down. These reports are not changes; they may come at any
+///   time and do not count as "the first signal".
 public protocol ChangeSignalSource: Sendable {
     /// A short name for provenance and logs, for example `sse http://127.0.0.1:8080/events`.
     var name: String { get }

@@ -96,6 +96,14 @@ struct EventLogLine {
             var details: Logger.Metadata = ["config.tracked_event": .string(event.name)]
             if let value = event.value { details["config.value"] = .string(String(value)) }
             return (.debug, "tracked", details)
+        case .stateChanged(let provider, let from, let to, let reason):
+            return (
+                to == .ready ? .info : .warning, "state_changed",
+                [
+                    "config.provider": .string(provider), "config.from": .string(from.rawValue),
+                    "config.to": .string(to.rawValue), "config.reason": .string(reason),
+                ]
+            )
         case .keyTypeMismatch(let name, let registeredType, let readType):
             return (
                 .warning, "key_type_mismatch",

@@ -18,8 +18,8 @@ import Logging
 /// |---|---|
 /// | trace | refresh started, refresh skipped, fetch finished |
 /// | debug | not modified, cache loaded, cache miss, unregistered key read, a fetch cancelled or a client stopped |
-/// | info | activated (with the changed keys and the cause), pending activation stored |
-/// | warning | a refresh failed that a retry may fix; a value rejected; an override problem; a mistyped key, a key read as another type or with another default or rules; the cache unreadable or a cache write failed |
+/// | info | activated (with the changed keys and the cause), pending activation stored, a provider back to `READY` |
+/// | warning | a provider's state left `READY` (`STALE`, `ERROR`, `RECONCILING`) with the reason; a refresh failed that a retry may fix; a value rejected; an override problem; a mistyped key, a key read as another type or with another default or rules; the cache unreadable or a cache write failed |
 /// | error | a refresh failed that no retry fixes (a payload that does not decode, a 404, an insecure URL) |
 ///
 /// Secrets: events never carry the value of a key registered `secret: true` (rejections show

@@ -26,6 +26,7 @@ import Foundation
 /// | `_rejections_total` | counter | `key` | each value a key's type or rules refused |
 /// | `_cache_events_total` | counter | `event`: `loaded`, `miss`, `unreadable`, `write_failed` | cache outcomes |
 /// | `_override_problems_total` | counter | `source` | each problem an override source reports |
+/// | `_state_changes_total` | counter | `provider`, `to`: `READY`, `STALE`, `ERROR`, `RECONCILING`, `NOT_READY` | each change of a provider's state |
 /// | `_key_misuses_total` | counter | `kind`: `mistyped`, `unregistered`, `type_mismatch`, `definition_mismatch` | reads that miss a registered key |
 public struct MetricsObserver: ConfigObserver {
     private let prefix: String
@@ -68,6 +69,8 @@ public struct MetricsObserver: ConfigObserver {
         case .keyDefinitionMismatch: count("key_misuses_total", [("kind", "definition_mismatch")])
         case .exposure(let exposure): count("exposures_total", [("key", exposure.key), ("reason", exposure.reason.rawValue)])
         case .tracked(let event): count("tracked_events_total", [("event", event.name)])
+        case .stateChanged(let provider, _, let to, _):
+            count("state_changes_total", [("provider", provider), ("to", to.rawValue)])
         case .refreshStarted: break  // every refresh ends in one of the outcomes counted above
         }
     }

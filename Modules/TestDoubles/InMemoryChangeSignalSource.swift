@@ -36,10 +36,10 @@ public final class InMemoryChangeSignalSource: ChangeSignalSource {
         state = Locked(State(current: current))
     }
 
-    /// Makes `signal` the current state and yields it to every subscriber.
+    /// Yields `signal` to every subscriber; a change (not a connection report) becomes the current state.
     public func send(_ signal: ChangeSignal) {
         state.withLock { state in
-            state.current = signal
+            if signal.isChange { state.current = signal }
             // Yielding under the lock keeps every subscriber's order the order of `send` calls.
             for continuation in state.subscribers.values { continuation.yield(signal) }
         }
@@ -50,6 +50,9 @@ public final class InMemoryChangeSignalSource: ChangeSignalSource {
 
     /// Delivers a whole payload: `send(.payload(payload))`.
     public func deliver(_ payload: FetchedPayload) { send(.payload(payload)) }
+
+    /// Reports the connection to every subscriber: `send(.connection(connection))`.
+    public func report(_ connection: PushConnection) { send(.connection(connection)) }
 
     /// The signal new subscribers get first.
     public var current: ChangeSignal { state.withLock { $0.current } }

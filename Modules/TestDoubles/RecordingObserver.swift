@@ -38,6 +38,8 @@ public final class RecordingObserver: ConfigObserver {
     }
 
     /// The first recorded event matching `predicate`, or else the next one to arrive; it does not return on cancellation.
+    ///
+    /// `predicate` runs under the observer's lock: it must look only at the event, never at this observer.
     public func waitFor(_ predicate: @escaping @Sendable (ConfigEvent) -> Bool) async -> ConfigEvent {
         await withCheckedContinuation { (continuation: CheckedContinuation<ConfigEvent, Never>) in
             let found = state.withLock { state -> ConfigEvent? in

@@ -132,11 +132,20 @@ struct LoggingObserverTests {
             "tracked",
             ["config.tracked_event": "purchase", "config.value": "9.5"]
         ),
+        (
+            .stateChanged(provider: "http", from: .ready, to: .stale, reason: "push down: connection reset"), .warning,
+            "state_changed",
+            ["config.provider": "http", "config.from": "READY", "config.to": "STALE", "config.reason": "push down: connection reset"]
+        ),
+        (
+            .stateChanged(provider: "http", from: .stale, to: .ready, reason: "push connected"), .info, "state_changed",
+            ["config.to": "READY"]
+        ),
     ]
 
     /// The number of `ConfigEvent` cases, and each case's position: this switch stops compiling when a case is added,
     /// so a new event cannot go untested here.
-    static let caseCount = 19
+    static let caseCount = 20
     static func caseIndex(_ event: ConfigEvent) -> Int {
         switch event {
         case .cacheLoaded: 0
@@ -158,6 +167,7 @@ struct LoggingObserverTests {
         case .keyDefinitionMismatch: 16
         case .exposure: 17
         case .tracked: 18
+        case .stateChanged: 19
         }
     }
 
@@ -205,7 +215,8 @@ struct LoggingObserverTests {
         let names = handler.entries.compactMap { entry -> String? in
             if case .string(let name) = entry.metadata["config.event"] { name } else { nil }
         }
-        #expect(names == ["refresh_started", "fetched", "activated"], "an activation is reported once")
+        // The first good refresh also takes the client from NOT_READY to READY: one state change.
+        #expect(names == ["refresh_started", "fetched", "activated", "state_changed"], "an activation is reported once")
     }
 
     @Test("a secret key's value never appears, from a client whose payload breaks the key's rule")

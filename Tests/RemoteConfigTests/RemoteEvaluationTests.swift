@@ -130,6 +130,28 @@ struct RemoteEvaluationTests {
         #expect(fetcher.requests.count == 1)
     }
 
+    @Test("while it fetches for a new context the provider is RECONCILING, then READY, one event each")
+    func reconcilingWhileRefetching() async throws {
+        let fetcher = PerUserFetcher()
+        fetcher.serve("Hello u2", to: "u2")
+        let observer = RecordingObserver()
+        let client = try RemoteConfigBuilder.testing(fetcher: fetcher, clock: ManualClock())
+            .context(EvaluationContext(targetingKey: "u1")).observer(observer).build()
+        try await client.refresh()
+        let hold = fetcher.holdNext()
+        client.updateContext { $0 = EvaluationContext(targetingKey: "u2") }
+        await hold.waitUntilReached()
+        #expect(client.status.state == .reconciling)
+        #expect(client.status.providers[0].stateReason == "fetching the flags for the new evaluation context")
+        hold.release()
+        _ = await backgroundRefresh(of: client)
+        #expect(client.status.state == .ready)
+        let transitions = observer.events.compactMap {
+            if case .stateChanged(_, let from, let to, _) = $0 { "\(from)->\(to)" } else { nil }
+        }
+        #expect(transitions == ["NOT_READY->READY", "READY->RECONCILING", "RECONCILING->READY"])
+    }
+
     @Test("switching back to a user serves that user's cached payload at once, before the refetch answers")
     func switchBackServesCache() async throws {
         let fetcher = PerUserFetcher()

@@ -44,6 +44,8 @@ public enum ConfigEvent: Sendable, Hashable, CustomStringConvertible {
     case exposure(Exposure)
     /// The app tracked an event with `RemoteConfigClient.track(_:value:attributes:)`.
     case tracked(TrackedEvent)
+    /// A provider's state changed (``ProviderState``), and why: reported once per change.
+    case stateChanged(provider: String, from: ProviderState, to: ProviderState, reason: String)
 
     /// One line for a log.
     public var description: String {
@@ -72,6 +74,7 @@ public enum ConfigEvent: Sendable, Hashable, CustomStringConvertible {
             "read of \"\(name)\" as \(read), but it is registered as \(registered): register one type per name"
         case .exposure(let exposure): "exposure: \(exposure)"
         case .tracked(let event): "tracked \(event)"
+        case .stateChanged(let provider, let from, let to, let reason): "provider \(provider): \(from) -> \(to): \(reason)"
         case .keyDefinitionMismatch(let name, let registered, let read):
             "the key \"\(name)\" read here (\(Self.definition(of: read, against: registered))) differs from the registered "
                 + "one (\(Self.definition(of: registered, against: read))); it is read with its own default and rules: "

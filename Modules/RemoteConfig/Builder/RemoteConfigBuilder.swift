@@ -228,9 +228,10 @@ public struct RemoteConfigBuilder: Sendable {
         var statuses: [EngineStatus] = []
         var payloads: [DecodedPayload?] = []
         let stores = providers.settings.map { ProviderStore(settings: $0, sink: buildSink) }
-        for (provider, store) in zip(providers.settings, stores) {
+        for (position, (provider, store)) in zip(providers.settings, stores).enumerated() {
             var status = EngineStatus()
             status.scheduler.periodicInterval = settings.periodicInterval
+            status.pushSources = pushTargets.filter { $0 == position }.count
             payloads.append(store.loadAtLaunch(ContextSlot.cacheName(of: provider), into: &status))
             statuses.append(status)
         }
@@ -335,7 +336,7 @@ public struct RemoteConfigBuilder: Sendable {
         for (push, target) in zip(settings.pushSources, pushTargets) {
             guard let receiver = client.pushReceivers[target] else { continue }
             let signals = push.source.signals()
-            tasks.append(Task { await receiver.consume(signals) })
+            tasks.append(Task { await receiver.consume(signals, from: push.source.name) })
         }
         if let interval = settings.periodicInterval {
             let clock = settings.clock

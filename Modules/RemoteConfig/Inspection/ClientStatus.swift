@@ -37,6 +37,8 @@ public struct ClientStatus: Sendable, Hashable {
     public var pendingActivation: Bool { own.pendingActivation }
     /// What the cache did.
     public var cache: CacheStatus { own.cache }
+    /// The client's state: its providers' furthest from `READY` (``ProviderState/severity``).
+    public var state: ProviderState { providers.map(\.state).max { $0.severity < $1.severity } ?? .notReady }
 }
 
 /// What the client's cache did most recently.

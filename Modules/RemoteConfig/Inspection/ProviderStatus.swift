@@ -21,6 +21,12 @@ public struct ProviderStatus: Sendable, Hashable {
     public var pendingActivation: Bool
     /// What the provider's cache did.
     public var cache: CacheStatus
+    /// The provider's state in OpenFeature's terms.
+    public var state: ProviderState
+    /// Why the provider is in that state, for a person: `push source sse … is down: connection reset; reconnecting in 2.0 s`.
+    public var stateReason: String
+    /// The provider's push sources that are down, by name, with what each said.
+    public var pushDown: [String: String]
 }
 
 extension RefreshEngine {
@@ -31,11 +37,15 @@ extension RefreshEngine {
 
     /// This provider's status.
     func providerStatus() -> ProviderStatus {
+        reportState()
         let status = self.status
         let metadata = status.active
+        let freshness = metadata.map { settings.freshness(of: $0) }
+        let (state, reason) = status.state(freshness: freshness)
         return ProviderStatus(
-            name: settings.configurationName, freshness: metadata.map { settings.freshness(of: $0) }, snapshot: metadata,
+            name: settings.configurationName, freshness: freshness, snapshot: metadata,
             lastFetch: status.lastFetch, lastOutcome: status.lastOutcome, lastError: status.lastError,
-            scheduler: status.scheduler, pendingActivation: status.pendingActivation, cache: status.cache)
+            scheduler: status.scheduler, pendingActivation: status.pendingActivation, cache: status.cache, state: state,
+            stateReason: reason, pushDown: status.pushDown)
     }
 }

@@ -16,10 +16,13 @@ struct EngineState {
     /// The last good values the cache holds for this provider, when known.
     var recordedLastGood: LastGoodValues?
     var participantWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// The state last reported in a `stateChanged` event.
+    var reportedState: ProviderState
 
-    init(status: EngineStatus, slot cacheName: String) {
+    init(status: EngineStatus, slot cacheName: String, reportedState: ProviderState) {
         self.status = status
         self.slot = Slot(epoch: 0, cacheName: cacheName)
+        self.reportedState = reportedState
     }
 
     /// The metadata of the payload held: the pending one if any, else the active one.
@@ -71,4 +74,10 @@ struct EngineStatus: Sendable {
     var scheduler = SchedulerState()
     var pendingActivation = false
     var cache: CacheStatus = .notConfigured
+    /// How many push sources drive this provider.
+    var pushSources = 0
+    /// The push sources that are down, by name, with what they said.
+    var pushDown: [String: String] = [:]
+    /// Whether a fetch for a new evaluation context is under way (a provider its server evaluates).
+    var reconciling = false
 }

@@ -30,9 +30,17 @@ final class PushReceiver: Sendable {
 
     init(engine: RefreshEngine) { self.engine = engine }
 
-    /// Reads a push source's signals until the stream ends or the calling task is cancelled.
-    func consume(_ signals: AsyncStream<ChangeSignal>) async {
-        for await signal in signals { receive(signal) }
+    /// Reads the signals of the push source named `source` until the stream ends or the calling task is
+    /// cancelled; its connection reports go to the engine's status at once, and a source whose stream ended counts as down.
+    func consume(_ signals: AsyncStream<ChangeSignal>, from source: String) async {
+        for await signal in signals {
+            if case .connection(let connection) = signal {
+                engine.notePush(source, connection)
+            } else {
+                receive(signal)
+            }
+        }
+        engine.notePush(source, nil)
     }
 
     /// Queues `signal` in place of any signal still waiting, and starts the worker if it is idle.
@@ -82,6 +90,8 @@ final class PushReceiver: Sendable {
             _ = await engine.refresh(force: true)
         case .payload(let payload):
             _ = await engine.applyPushed(payload)
+        case .connection:
+            break  // handled as it arrives (consume)
         }
     }
 

@@ -42,6 +42,7 @@ extension RefreshEngine {
             s.pending = nil
             s.status.pendingActivation = false
             s.recordedLastGood = nil
+            s.status.reconciling = true
             if settings.cache != nil { s.status.cache = cached == nil ? .empty : .inSync }
             return s.flight
         }
@@ -56,6 +57,7 @@ extension RefreshEngine {
     /// `Retry-After` still holds; the minimum interval and backoff do not).
     func refetchForNewContext() {
         guard evaluatesContext else { return }
+        reportState()
         _ = join(force: true)
     }
 }

@@ -161,8 +161,12 @@ extension RefreshEngine {
     }
 
     func succeed(_ result: RefreshResult, at now: Date) -> Result<RefreshResult, ConfigError> {
-        state.withLock { $0.status.succeeded(result, at: now, minimumInterval: settings.minimumFetchInterval) }
+        state.withLock {
+            $0.status.succeeded(result, at: now, minimumInterval: settings.minimumFetchInterval)
+            $0.status.reconciling = false
+        }
         if result == .unchanged { emit(.notModified) }
+        reportState()
         return .success(result)
     }
 
@@ -173,8 +177,10 @@ extension RefreshEngine {
             $0.status.failed(
                 error, retry: retry, at: now, minimumInterval: settings.minimumFetchInterval, backoff: settings.backoff,
                 jitter: jitter)
+            $0.status.reconciling = false
         }
         emit(.refreshFailed(error))
+        reportState()
         return .failure(error)
     }
 

@@ -43,7 +43,9 @@ final class RefreshEngine: Sendable {
         self.sink = activator.sink
         self.store = ProviderStore(settings: settings, sink: activator.sink)
         self.evaluatesContext = settings.fetcher.evaluatesContext
-        var engineState = EngineState(status: status, slot: ContextSlot.cacheName(of: settings))
+        // The state at build, before any refresh: what the first `stateChanged` event changes from.
+        let initial = status.state(freshness: status.active.map { settings.freshness(of: $0) }).state
+        var engineState = EngineState(status: status, slot: ContextSlot.cacheName(of: settings), reportedState: initial)
         engineState.recordedLastGood = recordedLastGood
         state = Locked(engineState)
     }

@@ -4,6 +4,9 @@ import Foundation
 
 /// The contract every ``ChangeSignalSource`` must pass, as a suite you run against your own adapter.
 ///
+/// Connection reports (``ChangeSignal/connection(_:)``) may come at any time and are not counted:
+/// "the first signal" below is the first one that says something of the configuration.
+///
 /// Each check makes a source over a backend holding `document(0)`, subscribes, and publishes
 /// `document(1)`, `document(2)`… through your `publish` hook, which returns the version the backend
 /// gave the document (the ETag, the revision) or `nil` when it gives none. A signal names a
@@ -214,14 +217,25 @@ extension ChangeSignalContract {
                 return .newest
             case .changed(nil):
                 return .newest
+            case .connection(let connection):
+                throw ContractFailure("a connection report (\(connection)) was read as a change; this is a bug in the suite")
             }
+        }
+
+        /// The next signal that says something of the configuration; connection reports are skipped
+        /// (a source may report its connection at any time). `nil` when the stream finished.
+        func nextChange(from iterator: inout AsyncStream<ChangeSignal>.Iterator) async -> ChangeSignal? {
+            while let signal = await iterator.next() {
+                if signal.isChange { return signal }
+            }
+            return nil
         }
 
         /// Reads a subscription's first signal, which must describe the current state (document(0)).
         func expectCurrentState(
             from iterator: inout AsyncStream<ChangeSignal>.Iterator, _ subscriber: String
         ) async throws(ContractFailure) {
-            guard let first = await iterator.next() else {
+            guard let first = await nextChange(from: &iterator) else {
                 throw ContractFailure(
                     "for \(subscriber), signals() finished without yielding anything; keep the stream open until the "
                         + "consumer cancels, and yield the current state first")
@@ -240,7 +254,7 @@ extension ChangeSignalContract {
         ) async throws(ContractFailure) -> [Int] {
             var named: [Int] = []
             for _ in 0..<64 {
-                guard let signal = await iterator.next() else {
+                guard let signal = await nextChange(from: &iterator) else {
                     throw ContractFailure(
                         "signals() finished before \(subscriber) got the signal of document(\(revision)); keep the "
                             + "stream open (reconnect on your own) until the consumer cancels")
@@ -261,6 +275,7 @@ extension ChangeSignalContract {
             case .changed(let version): "changed(version: \(version.map { "\"\($0)\"" } ?? "nil"))"
             case .payload(let payload):
                 "payload(\(payload.bytes.count) bytes, etag \(payload.validators.etag ?? "none"))"
+            case .connection(let connection): "connection(\(connection))"
             }
         }
     }
