@@ -29,9 +29,9 @@ test-unit:
 test-integration:
 	$(SWIFT) test $(WERROR) $(TEST_FLAGS) --filter IntegrationTests
 
-## The vendor formats against the vendors' own engines, with a seed `make test` does not use and 20,000
-## cases per vendor (DIFF_SEED and DIFF_CASES change them). Needs the oracles:
-## python3 -m pip install -r Integration/VendorDifferential/Oracles/requirements.txt
+## The vendor formats against the vendors' own engines, and OFREP against fast-feature's server, with a seed
+## `make test` does not use and 20,000 cases per vendor (DIFF_SEED and DIFF_CASES change them). Needs the oracles:
+## python3 -m pip install -r Integration/VendorDifferential/Oracles/requirements.txt -r Integration/OFREPServer/requirements.txt
 DIFF_SEED ?= 20261127
 DIFF_CASES ?= 20000
 test-differential-long:
@@ -112,7 +112,7 @@ bench-check: bench-probe
 DOC_TARGETS := ConfigDomain ConfigPorts RemoteConfig RemoteConfigApp Targeting HTTPAdapter FileCacheAdapter EnvAdapter \
 	DefaultsAdapter FirebaseFormat TargetingFormat GrowthBookFormat UnleashFormat FlagdFormat SSEAdapter EtcdAdapter SigningAdapter \
 	ConfigurationAdapter LoggingAdapter MetricsAdapter ServiceContextAdapter ServiceLifecycleAdapter TestDoubles \
-	OFREPAdapter HTTPSupport
+	OFREPAdapter HTTPSupport LaunchDarklyFormat
 docs:
 	RC_DOCS=1 $(SWIFT) package --scratch-path .build-docs generate-documentation $(addprefix --target ,$(DOC_TARGETS))
 

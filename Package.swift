@@ -68,6 +68,7 @@ var package = Package(
         .library(name: "TargetingFormat", targets: ["TargetingFormat"]),
         .library(name: "GrowthBookFormat", targets: ["GrowthBookFormat"]),
         .library(name: "FlagdFormat", targets: ["FlagdFormat"]),
+        .library(name: "LaunchDarklyFormat", targets: ["LaunchDarklyFormat"]),
         .library(name: "OFREPAdapter", targets: ["OFREPAdapter"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .library(name: "RemoteConfigApp", targets: ["RemoteConfigApp"]),
@@ -148,6 +149,10 @@ var package = Package(
         .target(
             name: "FlagdFormat", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting"], path: "Modules/FlagdFormat",
             exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
+        // LaunchDarkly's server-side flag data, evaluated on the device and on servers.
+        .target(
+            name: "LaunchDarklyFormat", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting"],
+            path: "Modules/LaunchDarklyFormat", exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
         .target(
             name: "RemoteConfig",
             dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/RemoteConfig", swiftSettings: swiftSettings),
@@ -276,6 +281,10 @@ var package = Package(
             name: "GrowthBookFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting", "GrowthBookFormat"],
             resources: [.copy("Conformance")], swiftSettings: swiftSettings),
         .testTarget(
+            name: "LaunchDarklyFormatTests",
+            dependencies: ["ConfigDomain", "ConfigPorts", "Targeting", "LaunchDarklyFormat", "RemoteConfig", "TestDoubles"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "FlagdFormatTests",
             dependencies: ["ConfigDomain", "ConfigPorts", "Targeting", "FlagdFormat", "RemoteConfig", "TestDoubles"],
             resources: [.copy("Conformance")], swiftSettings: swiftSettings),
@@ -286,7 +295,7 @@ var package = Package(
             name: "VendorDifferentialTests",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "GrowthBookFormat", "UnleashFormat", "FlagdFormat", "OFREPAdapter", "RemoteConfig",
-                "TestSupport",
+                "TestSupport", "LaunchDarklyFormat",
             ],
             path: "Integration/VendorDifferential", exclude: ["Oracles"], swiftSettings: swiftSettings),
 

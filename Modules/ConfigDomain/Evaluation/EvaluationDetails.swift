@@ -37,7 +37,8 @@ public struct EvaluationDetails<Value: Sendable>: Sendable, CustomStringConverti
     public var errorCode: EvaluationErrorCode?
     /// The error in words, for a person, with ``errorCode``.
     public var errorMessage: String?
-    /// The flag's metadata in the payload that supplied it (a flag set's, merged under the flag's own).
+    /// The flag's metadata in the payload that supplied it (a flag set's, merged under the flag's own), under what
+    /// the evaluation itself stated (``TargetingDecision/metadata``: LaunchDarkly's reason, say).
     public var flagMetadata: [String: ConfigValue]
     /// The layer that supplied the value.
     public var layer: ValueLayer

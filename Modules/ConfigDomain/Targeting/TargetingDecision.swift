@@ -26,6 +26,10 @@ public struct TargetingDecision: Sendable, Hashable, CustomStringConvertible {
     public var errorMessage: String?
     /// The name of the variant served when no rule decided: the payload's default variant, when the dialect names one.
     public var defaultVariant: String?
+    /// What this evaluation states about itself in the dialect's own words, for details: LaunchDarkly's reason
+    /// (`reasonKind`, `ruleIndex`, `ruleId`, `prerequisiteKey`, `inExperiment`, `errorKind`), say. Details show it
+    /// as the flag's metadata, over the metadata the payload states for the flag; empty for most dialects.
+    public var metadata: [String: ConfigValue]
 
     /// Whether the rules state that they serve nothing, whatever the payload's plain value: `ERROR`.
     /// (A `DISABLED` flag serves what its rules give: flagd gives nothing, an OFREP server its value.)
@@ -50,7 +54,7 @@ public struct TargetingDecision: Sendable, Hashable, CustomStringConvertible {
     public init(
         value: ConfigValue?, match: TargetingMatch? = nil, attributesRead: [String] = [], unmatched: [UnmatchedRule] = [],
         problems: [RuleProblem] = [], reason: EvaluationReason? = nil, errorCode: EvaluationErrorCode? = nil,
-        errorMessage: String? = nil, defaultVariant: String? = nil
+        errorMessage: String? = nil, defaultVariant: String? = nil, metadata: [String: ConfigValue] = [:]
     ) {
         self.value = value
         self.match = match
@@ -61,6 +65,7 @@ public struct TargetingDecision: Sendable, Hashable, CustomStringConvertible {
         self.errorCode = errorCode
         self.errorMessage = errorMessage
         self.defaultVariant = defaultVariant
+        self.metadata = metadata
     }
 
     /// A decision that serves nothing because the rules failed: reason `ERROR` with `code` and `message`.
@@ -93,6 +98,7 @@ public struct TargetingDecision: Sendable, Hashable, CustomStringConvertible {
         }
         if !attributesRead.isEmpty { text += "; read " + attributesRead.joined(separator: ", ") }
         if !unmatched.isEmpty { text += "; not matched: " + unmatched.map(\.description).joined(separator: ", ") }
+        if !metadata.isEmpty { text += "; " + ConfigValue.object(metadata).jsonText() }
         return text
     }
 }

@@ -32,7 +32,8 @@ extension DecodedPayload {
         let answer = entry.answer(in: context, explaining: true)
         return EvaluationDetails(
             key: key, value: answer.value, variant: answer.variant, reason: answer.reason, errorCode: answer.errorCode,
-            errorMessage: answer.errorMessage, flagMetadata: flagMetadata[key] ?? [:], layer: layer, decision: answer.decision,
+            errorMessage: answer.errorMessage, flagMetadata: answer.metadata(over: flagMetadata[key]), layer: layer,
+            decision: answer.decision,
             rejected: answer.problems.map { $0.rejection(origin: "payload") }, context: context)
     }
 
@@ -88,6 +89,13 @@ package struct PayloadAnswer: Sendable {
     package let isBlocked: Bool
     /// What the key's rules decided, with its provenance: kept only when the evaluation was explaining.
     package let decision: TargetingDecision?
+
+    /// The flag's metadata for details: what the evaluation stated (`TargetingDecision/metadata`) over what the
+    /// payload states for the flag.
+    package func metadata(over payload: [String: ConfigValue]?) -> [String: ConfigValue] {
+        guard let stated = decision?.metadata, !stated.isEmpty else { return payload ?? [:] }
+        return (payload ?? [:]).merging(stated) { _, evaluation in evaluation }
+    }
 
     /// The answer of a key without rules: its plain value, `STATIC`.
     init(plain: ConfigValue?) {

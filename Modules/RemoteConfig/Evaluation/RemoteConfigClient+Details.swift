@@ -65,7 +65,8 @@ extension RemoteConfigClient {
 }
 
 extension EvaluationDetails {
-    /// Takes the variant, reason, decision and error of a payload's answer, and the flag's metadata in that payload.
+    /// Takes the variant, reason, decision and error of a payload's answer, and the flag's metadata: in that payload,
+    /// under what the evaluation stated.
     mutating func take(_ answer: Resolver.ProviderAnswer?, from sources: ValueSources) {
         guard let answer else { return }
         variant = answer.answer.variant
@@ -80,7 +81,7 @@ extension EvaluationDetails {
             }
         errorCode = answer.answer.errorCode
         errorMessage = answer.answer.errorMessage
-        flagMetadata = sources.payloads[answer.provider]?.flagMetadata[key] ?? [:]
+        flagMetadata = answer.answer.metadata(over: sources.payloads[answer.provider]?.flagMetadata[key])
     }
 
     /// Why the key's own default was served: no payload held yet, a refused value, what the first
