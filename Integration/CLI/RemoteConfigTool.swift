@@ -39,6 +39,7 @@ struct RemoteConfigTool: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, ServeCommand.self, FetchCommand.self, InspectCommand.self, ValidateCommand.self,
             KeygenCommand.self,
+            KeysetCommand.self,
             SignCommand.self,
             VerifyCommand.self,
             PublishCommand.self,

@@ -92,6 +92,200 @@ struct CLISigningTests {
         #expect(defaultVersion <= now && defaultVersion > now - 600_000, "the default version is the signing time in ms")
     }
 
+    @Test(
+        "sign --version --expires-in puts both under the signature: verify shows them, the library checks them, and moving either is refused"
+    )
+    func signWithVersionAndExpiry() async throws {
+        let workspace = try await Workspace.make()
+        defer { workspace.scratch.remove() }
+        let before = Date()
+        let signed = try await CLIProcess.run([
+            "sign", workspace.config, "--key", workspace.key, "--version", "42", "--expires-in", "7d",
+        ])
+        #expect(signed.status == 0, "\(signed.standardError)")
+        #expect(signed.standardOutput.contains("with dev-1, version 42, expires 20"))
+        let line = try String(contentsOfFile: workspace.config + ".sig", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let signature = try PayloadSignature(parsing: line)
+        #expect(signature.version == 42)
+        let expiry = try #require(signature.expiresAt)
+        #expect(abs(expiry.timeIntervalSince(before) - 7 * 86_400) < 120, "seven days from signing: \(expiry)")
+
+        let verified = try await CLIProcess.run(["verify", workspace.config, "--key", workspace.publicKey])
+        #expect(verified.status == 0, "\(verified.standardError)")
+        #expect(verified.standardOutput.contains("by dev-1, version 42, expires \(expiry.formatted(Date.ISO8601FormatStyle()))."))
+
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: workspace.config))
+        let verifier = try Ed25519Verifier(trustedKeys: [workspace.trustedKey()])
+        #expect(try verifier.check(bytes, signature: signature, configurationName: "default").expiresAt == expiry)
+        for tampered in [
+            line.replacingOccurrences(of: "version=42", with: "version=43"),
+            line.replacingOccurrences(of: #"expires=[^,]*"#, with: "expires=2099-01-01T00:00:00Z", options: .regularExpression),
+        ] {
+            try workspace.scratch.write("moved.sig", tampered + "\n")
+            let moved = try await CLIProcess.run([
+                "verify", workspace.config, "--key", workspace.publicKey, "--signature", workspace.scratch.path("moved.sig"),
+            ])
+            #expect(moved.status == 1, "\(tampered)")
+            #expect(moved.standardError.contains("does not match its bytes under the key \"dev-1\""))
+        }
+
+        let at = try await CLIProcess.run([
+            "sign", workspace.config, "--key", workspace.key, "--expires-at", "2099-12-31T00:00:00Z", "--output", "-",
+        ])
+        #expect(at.standardOutput.contains("expires=2099-12-31T00:00:00Z, sig="), "\(at.standardError)")
+
+        let past = try await CLIProcess.run([
+            "sign", workspace.config, "--key", workspace.key, "--expires-at", "2020-01-01T00:00:00Z",
+        ])
+        #expect(past.status == 2)
+        #expect(past.standardError.contains("the expiry 2020-01-01T00:00:00Z is not in the future"))
+        let badDuration = try await CLIProcess.run(["sign", workspace.config, "--key", workspace.key, "--expires-in", "7 days"])
+        #expect(badDuration.status == 64)
+        #expect(badDuration.standardError.contains("--expires-in must be a whole number followed by s, m, h or d"))
+        let both = try await CLIProcess.run([
+            "sign", workspace.config, "--key", workspace.key, "--expires-in", "1d", "--expires-at", "2099-01-01T00:00:00Z",
+        ])
+        #expect(both.status == 64)
+        #expect(both.standardError.contains("give --expires-in or --expires-at, not both"))
+        let noKey = try await CLIProcess.run(["sign", workspace.config])
+        #expect(noKey.status == 64)
+        let twice = try await CLIProcess.run(["sign", workspace.config, "--key", workspace.key, "--key", workspace.key])
+        #expect(twice.status == 2)
+        #expect(twice.standardError.contains("two --key files hold the key id \"dev-1\""))
+    }
+
+    @Test("the key rotation drill of \"Signed configurations\", command by command, then an app that rotates and verifies")
+    func rotationDrill() async throws {
+        let scratch = try CLIScratch()
+        defer { scratch.remove() }
+        try scratch.write("config.json", #"{"new_checkout": true}"#)
+        /// Runs one step of the drill in the publishing folder and checks its exit status.
+        @discardableResult
+        func step(_ command: String, status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) async throws
+            -> ChildProcess.Outcome
+        {
+            let arguments = command.split(separator: " ").map(String.init).dropFirst()  // "remote-config"
+            let outcome = try await CLIProcess.run(Array(arguments), in: scratch.url)
+            #expect(outcome.status == status, "\(command)\n\(outcome.standardError)", sourceLocation: sourceLocation)
+            return outcome
+        }
+
+        // Today: apps trust key set 1, any 2 of ops-a, ops-b, ops-c.
+        for id in ["ops-a", "ops-b", "ops-c"] { try await step("remote-config keygen --key-id \(id) --out keys/") }
+        try await step(
+            "remote-config keyset create --version 1 --threshold 2 --key keys/ops-a.pub --key keys/ops-b.pub --key keys/ops-c.pub --out keyset-1.json"
+        )
+        try await step("remote-config sign config.json --key keys/ops-a.key --key keys/ops-b.key --version 1 --expires-in 7d")
+        try await step("remote-config verify config.json --key-set keyset-1.json")
+
+        // 1. A new key, and key set 2 without ops-a.
+        try await step("remote-config keygen --key-id ops-d --out keys/")
+        try await step(
+            "remote-config keyset create --version 2 --threshold 2 --key keys/ops-b.pub --key keys/ops-c.pub --key keys/ops-d.pub --out keyset-2.json"
+        )
+        // 2. Two keys of key set 1 sign it, then two of its own.
+        try await step("remote-config keyset sign keyset-2.json --key keys/ops-a.key --key keys/ops-b.key")
+        let early = try await step("remote-config keyset verify keyset-2.json --trusting keyset-1.json", status: 1)
+        #expect(
+            early.standardError.contains("is signed by 1 key (ops-b) of its own (ops-b, ops-c, ops-d), and its threshold is 2"))
+        try await step("remote-config keyset sign keyset-2.json --key keys/ops-c.key --key keys/ops-d.key")
+        let accepted = try await step("remote-config keyset verify keyset-2.json --trusting keyset-1.json")
+        #expect(accepted.standardOutput.contains("key set version 2 may replace version 1"))
+        // 3. The payload, signed with keys both key sets trust.
+        try await step("remote-config sign config.json --key keys/ops-b.key --key keys/ops-c.key --version 2 --expires-in 7d")
+        try await step("remote-config verify config.json --key-set keyset-1.json")
+        try await step("remote-config verify config.json --key-set keyset-2.json")
+        // 5. After the rotation: the new key signs, and apps still on key set 1 would refuse it.
+        try await step("remote-config sign config.json --key keys/ops-c.key --key keys/ops-d.key --version 3 --expires-in 7d")
+        try await step("remote-config verify config.json --key-set keyset-2.json")
+        let stale = try await step("remote-config verify config.json --key-set keyset-1.json", status: 1)
+        #expect(stale.standardError.contains("signed by 1 of the trusted keys (ops-a, ops-b, ops-c), and this client requires 2"))
+
+        // 4. The app: key set 1 is its root; it rotates to key set 2, keeps it, and reads the payload.
+        func document(_ name: String) throws -> SignedKeySet {
+            try SignedKeySet(parsing: Data(contentsOf: scratch.url.appendingPathComponent(name)))
+        }
+        let ringFile = scratch.url.appendingPathComponent("app/keysets.json")
+        let ring = KeyRing(root: try document("keyset-1.json").keySet, storedAt: ringFile)
+        #expect(try ring.rotate(to: document("keyset-2.json")))
+        #expect(
+            KeyRing(root: try document("keyset-1.json").keySet, storedAt: ringFile).current.version == 2, "after a relaunch too")
+        let fetcher = ScriptedFetcher()
+        let payload = try Data(contentsOf: scratch.url.appendingPathComponent("config.json"))
+        let signature = try String(contentsOf: scratch.url.appendingPathComponent("config.json.sig"), encoding: .utf8)
+        fetcher.enqueue(
+            .modified(
+                FetchedPayload(
+                    bytes: payload, validators: .none, source: "drill",
+                    signature: signature.trimmingCharacters(in: .whitespacesAndNewlines))))
+        let client = try RemoteConfigClient.builder(fetcher: fetcher)
+            .verifyPayloads(with: Ed25519Verifier(keyRing: ring)).register(Self.flag).build()
+        _ = try await client.refresh()
+        #expect(client[Self.flag] == true)
+        #expect(client.status.snapshot?.signedExpiresAt != nil)
+        await client.stop()
+    }
+
+    @Test(
+        "keyset refuses unusable input and explains: a threshold above the keys, an existing file, a document that is not a key set"
+    )
+    func keysetInputErrors() async throws {
+        let workspace = try await Workspace.make()
+        defer { workspace.scratch.remove() }
+        let tooHigh = try await CLIProcess.run([
+            "keyset", "create", "--version", "1", "--threshold", "2", "--key", workspace.publicKey, "--out",
+            workspace.scratch.path("k.json"),
+        ])
+        #expect(tooHigh.status == 2)
+        #expect(tooHigh.standardError.contains("threshold is 2, but it must be from 1 to its number of keys (1)"))
+        let made = try await CLIProcess.run([
+            "keyset", "create", "--version", "1", "--threshold", "1", "--key", workspace.publicKey, "--out",
+            workspace.scratch.path("k.json"),
+        ])
+        #expect(made.status == 0, "\(made.standardError)")
+        let again = try await CLIProcess.run([
+            "keyset", "create", "--version", "1", "--threshold", "1", "--key", workspace.key, "--out",
+            workspace.scratch.path("k.json"),
+        ])
+        #expect(again.status == 2)
+        #expect(again.standardError.contains("it already exists"))
+        let unsigned = try await CLIProcess.run(["keyset", "verify", workspace.scratch.path("k.json")])
+        #expect(unsigned.status == 1)
+        #expect(unsigned.standardError.contains("is signed by 0 of its own keys"))
+        let notAKeySet = try await CLIProcess.run(["keyset", "verify", workspace.config])
+        #expect(notAKeySet.status == 2)
+        #expect(notAKeySet.standardError.contains("the document is not a key set (version is missing)"))
+        let withPublic = try await CLIProcess.run([
+            "keyset", "sign", workspace.scratch.path("k.json"), "--key", workspace.publicKey,
+        ])
+        #expect(withPublic.status == 2)
+        #expect(withPublic.standardError.contains("holds a public key, which cannot sign"))
+        let both = try await CLIProcess.run([
+            "verify", workspace.config, "--key", workspace.publicKey, "--key-set", workspace.scratch.path("k.json"),
+        ])
+        #expect(both.status == 64)
+        let noKeys = try await CLIProcess.run(["keyset", "create", "--version", "1", "--threshold", "1"])
+        #expect(noKeys.status == 64)
+        #expect(noKeys.standardError.contains("give the set's keys with --key"))
+        let noSigner = try await CLIProcess.run(["keyset", "sign", workspace.scratch.path("k.json")])
+        #expect(noSigner.status == 64)
+        let missing = try await CLIProcess.run(["keyset", "verify", workspace.scratch.path("nope.json")])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("cannot read the key set"))
+        let missingSet = try await CLIProcess.run(["verify", workspace.config, "--key-set", workspace.scratch.path("nope.json")])
+        #expect(missingSet.status == 2)
+        let unwritable = try await CLIProcess.run([
+            "keyset", "create", "--version", "1", "--threshold", "1", "--key", workspace.publicKey, "--out",
+            workspace.scratch.path("no/such/folder/k.json"),
+        ])
+        #expect(unwritable.status == 2)
+        #expect(unwritable.standardError.contains("cannot write the key set"))
+        let badTime = try await CLIProcess.run(["sign", workspace.config, "--key", workspace.key, "--expires-at", "next week"])
+        #expect(badTime.status == 64)
+        #expect(badTime.standardError.contains("--expires-at must be an ISO 8601 time"))
+    }
+
     @Test("verify refuses, with exit status 1 and the reason: tampered, unsigned, malformed, unknown key, replayed")
     func verifyRefusals() async throws {
         let workspace = try await Workspace.make()
@@ -355,7 +549,7 @@ struct CLISigningTests {
 
     @Test("keygen, sign and verify explain themselves in --help")
     func help() async throws {
-        for command in ["keygen", "sign", "verify"] {
+        for command in ["keygen", "keyset", "sign", "verify"] {
             let help = try await CLIProcess.run([command, "--help"])
             #expect(help.status == 0)
             #expect(help.standardOutput.contains("USAGE: remote-config \(command)"))
@@ -363,7 +557,7 @@ struct CLISigningTests {
         let serve = try await CLIProcess.run(["serve", "--help"])
         #expect(serve.standardOutput.contains("--sign-with"))
         let root = try await CLIProcess.run(["--help"])
-        for command in ["keygen", "sign", "verify"] { #expect(root.standardOutput.contains("  \(command) ")) }
+        for command in ["keygen", "keyset", "sign", "verify"] { #expect(root.standardOutput.contains("  \(command) ")) }
     }
 
     @Test(

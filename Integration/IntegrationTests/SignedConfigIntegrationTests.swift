@@ -67,7 +67,8 @@ struct SignedConfigIntegrationTests {
 
     func makeClient(
         _ url: URL, _ directory: URL, transport: HTTPFetcher.SignatureTransport, verify: Bool = true,
-        name: String = "app", activation: ActivationPolicy = .immediate, observer: RecordingObserver = RecordingObserver()
+        name: String = "app", activation: ActivationPolicy = .immediate, observer: RecordingObserver = RecordingObserver(),
+        verifier: Ed25519Verifier? = nil, clock: ManualClock? = nil
     ) throws -> RemoteConfigClient {
         let fetcher = try HTTPFetcher(url: url, configuration: .init(timeout: 10, signatureTransport: transport))
         var builder = RemoteConfigClient.builder(fetcher: fetcher)
@@ -75,7 +76,10 @@ struct SignedConfigIntegrationTests {
             .activation(activation)
             .observer(observer)
             .register(Self.flag, Self.retries)
-        if verify { builder = builder.verifyPayloads(with: try Ed25519Verifier(trustedKeys: [Self.signer().publicKey])) }
+        if let clock { builder = builder.clock(clock) }
+        if verify {
+            builder = builder.verifyPayloads(with: try verifier ?? Ed25519Verifier(trustedKeys: [Self.signer().publicKey]))
+        }
         return try builder.build()
     }
 
@@ -354,6 +358,63 @@ struct SignedConfigIntegrationTests {
                     return
                 }
                 #expect(cached.kind == .wrongConfiguration(signedFor: "checkout", expected: "pricing"))
+                await relaunched.stop()
+            }
+        }
+    }
+
+    @Test(
+        "2-of-3 signatures with an expiry, on the file cache: a relaunch keeps the expiry, refuses a rollback and a payload with too few signatures"
+    )
+    func expiryAndRollbackAcrossRelaunch() async throws {
+        let signers = try [("ops-a", 21), ("ops-b", 22), ("ops-c", 23)].map { try Self.makeSigner($0.0, UInt8($0.1)) }
+        let keySet = try KeySet(version: 1, threshold: 2, keys: signers.map(\.publicKey))
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let expiry = start.addingTimeInterval(3600)
+        func publication(_ body: Data, version: UInt64, etag: String, by keys: [Ed25519Signer]) throws -> Published {
+            let text = PayloadSignature.text(
+                of: try keys.map { try $0.sign(body, configurationName: "app", version: version, expiresAt: expiry) })
+            return Published(body: body, etag: etag, header: text, sidecar: text)
+        }
+        let old = try publication(Self.json(flag: true, retries: 1), version: 10, etag: "\"v1\"", by: [signers[0], signers[1]])
+        let published = Locked(old)
+        try await TestHTTPServer.with(Self.serving(published)) { server in
+            try await withDirectory { directory in
+                let clock = ManualClock(now: start)
+                func client() throws -> RemoteConfigClient {
+                    let ring = KeyRing(root: keySet, storedAt: directory.appendingPathComponent("keysets.json"))
+                    return try makeClient(
+                        server.url(), directory, transport: .header, verifier: Ed25519Verifier(keyRing: ring), clock: clock)
+                }
+                let first = try client()
+                _ = try await first.refresh()
+                let newer = try publication(
+                    Self.json(flag: false, retries: 2), version: 20, etag: "\"v2\"", by: [signers[1], signers[2]])
+                published.withLock { $0 = newer }
+                _ = try await first.refresh(force: true)
+                #expect(first[Self.retries] == 2)
+                #expect(first.status.freshness == .fresh)
+                await first.stop()
+
+                // A day later the server (or a CDN in front of it) serves the older signed payload again.
+                published.withLock { $0 = old }
+                clock.advance(by: 86_400)
+                let relaunched = try client()
+                #expect(relaunched[Self.retries] == 2, "the newer payload, from the cache on disk")
+                #expect(relaunched.status.snapshot?.signedExpiresAt == expiry, "the expiry comes back with the cached signature")
+                #expect(relaunched.status.freshness == .expired)
+                #expect(relaunched.status.providers[0].stateReason == "the signed expiry passed at 2023-11-14T23:13:20Z")
+                #expect(await refusal(relaunched)?.kind == .replayed(version: 10, lastAccepted: 20))
+                #expect(relaunched[Self.retries] == 2, "the rollback never applies")
+
+                let underSigned = try publication(
+                    Self.json(flag: true, retries: 3), version: 30, etag: "\"v3\"", by: [signers[2]])
+                published.withLock { $0 = underSigned }
+                let refused = try #require(await refusal(relaunched))
+                #expect(refused.kind == .tooFewSignatures(valid: 1, threshold: 2))
+                #expect(
+                    refused.message.contains("signed by 1 of the trusted keys (ops-a, ops-b, ops-c), and this client requires 2"))
+                #expect(relaunched[Self.retries] == 2)
                 await relaunched.stop()
             }
         }

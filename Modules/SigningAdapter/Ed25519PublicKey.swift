@@ -42,4 +42,10 @@ public struct Ed25519PublicKey: Sendable, Hashable {
 
     /// The key in standard base64.
     public var base64: String { rawRepresentation.base64EncodedString() }
+
+    /// Whether `signature` is this key's Ed25519 signature of exactly `message` (false for any malformed signature).
+    func isValidSignature(_ signature: Data, for message: Data) -> Bool {
+        guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: rawRepresentation) else { return false }
+        return key.isValidSignature(signature, for: message)
+    }
 }

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// ```swift
 /// let signer = try Ed25519Signer(keyID: "prod-2026", base64PrivateKey: secretFromTheVault)
-/// let signature = try signer.sign(payloadBytes, configurationName: "default", version: 1_767_225_600_000)
+/// let signature = try signer.sign(
+///     payloadBytes, configurationName: "default", version: 1_767_225_600_000, expiresAt: Date().addingTimeInterval(7 * 86_400))
 /// response.headers["X-Config-Signature"] = signature.text
 /// ```
 ///
@@ -58,7 +59,7 @@ public struct Ed25519Signer: Sendable {
     /// The private key in standard base64: write it only to a file only the publisher can read.
     public var base64PrivateKey: String { seed.base64EncodedString() }
 
-    /// Signs the signed message of exactly `payload`, for `configurationName`, at `version`.
+    /// Signs the signed message of exactly `payload`, for `configurationName`, at `version`, until `expiresAt`.
     ///
     /// - Parameters:
     ///   - configurationName: the name the app's client keeps this configuration under
@@ -66,14 +67,25 @@ public struct Ed25519Signer: Sendable {
     ///     payload under any other name.
     ///   - version: must grow with each new payload: clients refuse a version that is not newer
     ///     than the one they hold. The signing time in milliseconds since 1970 is a good choice.
+    ///   - expiresAt: when clients stop counting the payload as current (rounded down to a whole
+    ///     second), so that a server or CDN that keeps serving it cannot keep apps on it for ever;
+    ///     nil for never. Sign a new payload before it passes.
     /// - Throws: ``SigningError`` when the crypto library fails (it does not for a valid key).
-    public func sign(_ payload: Data, configurationName: String, version: UInt64) throws(SigningError) -> PayloadSignature {
-        let message = PayloadSignature.signedMessage(payload: payload, configurationName: configurationName, version: version)
+    public func sign(
+        _ payload: Data, configurationName: String, version: UInt64, expiresAt: Date? = nil
+    ) throws(SigningError) -> PayloadSignature {
+        let expiry = expiresAt.map { Date(timeIntervalSince1970: Double(PayloadSignature.seconds(of: $0))) }
+        let message = PayloadSignature.signedMessage(
+            payload: payload, configurationName: configurationName, version: version, expiresAt: expiry)
+        return PayloadSignature(
+            keyID: keyID, configurationName: configurationName, version: version, expiresAt: expiry,
+            signature: try signature(for: message))
+    }
+
+    /// The Ed25519 signature of `message`.
+    func signature(for message: Data) throws(SigningError) -> Data {
         do {
-            let key = try Curve25519.Signing.PrivateKey(rawRepresentation: seed)
-            return PayloadSignature(
-                keyID: keyID, configurationName: configurationName, version: version,
-                signature: try key.signature(for: message))
+            return try Curve25519.Signing.PrivateKey(rawRepresentation: seed).signature(for: message)
         } catch {
             throw SigningError(message: "Ed25519 signing with the key \"\(keyID)\" failed in the crypto library: \(error)")
         }

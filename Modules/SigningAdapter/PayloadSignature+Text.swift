@@ -5,12 +5,43 @@ extension PayloadSignature {
     /// The longest key id accepted, in characters.
     public static let maxKeyIDLength = 64
 
-    /// The signature as it travels: `keyid=<id>, config=<name>, version=<decimal>, sig=<standard base64>`.
+    /// The signature as it travels: `keyid=<id>, config=<name>, version=<decimal>, sig=<standard base64>`,
+    /// with `expires=<ISO 8601 UTC time>` before `sig` when it has an expiry.
     ///
     /// The name is percent-encoded: every byte of its UTF-8 but ASCII letters, digits, `-`, `.`,
     /// `_` and `~` is written `%XX`, so `default` stays `default` and `EU checkout` is `EU%20checkout`.
+    /// The expiry is written in whole seconds, `2026-01-08T00:00:00Z`.
     public var text: String {
-        "keyid=\(keyID), config=\(Self.percentEncoded(configurationName)), version=\(version), sig=\(signature.base64EncodedString())"
+        let expiry = expiresAt.map { "expires=\(Self.iso8601($0)), " } ?? ""
+        return "keyid=\(keyID), config=\(Self.percentEncoded(configurationName)), version=\(version), \(expiry)"
+            + "sig=\(signature.base64EncodedString())"
+    }
+
+    /// Several signatures of one payload as one line: each ``text``, separated by `; `.
+    public static func text(of signatures: [PayloadSignature]) -> String {
+        signatures.map(\.text).joined(separator: "; ")
+    }
+
+    /// Reads one or more signatures of one payload, separated by `;` (see ``init(parsing:)`` for each).
+    ///
+    /// - Throws: ``ConfigDomain/SignatureError`` (`.malformed`) saying which signature and part is wrong.
+    public static func list(parsing text: String) throws(SignatureError) -> [PayloadSignature] {
+        guard text.count <= SnapshotMetadata.maxSignatureLength else {
+            throw SignatureError(
+                .malformed,
+                "the signature is malformed (it is longer than \(SnapshotMetadata.maxSignatureLength) characters); "
+                    + "a payload carries at most a few signatures, one per key its client's threshold needs")
+        }
+        let parts = text.split(separator: ";", omittingEmptySubsequences: false)
+        var signatures: [PayloadSignature] = []
+        for (index, part) in parts.enumerated() {
+            do throws(SignatureError) {
+                signatures.append(try PayloadSignature(parsing: String(part)))
+            } catch  where parts.count > 1 {
+                throw SignatureError(error.kind, "signature \(index + 1) of \(parts.count): \(error.message)")
+            }
+        }
+        return signatures
     }
 
     /// Whether `keyID` can name a key: 1 to 64 ASCII letters, digits, `.`, `_` or `-`.
@@ -20,16 +51,17 @@ extension PayloadSignature {
 
     private static let keyIDCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".unicodeScalars)
 
-    /// Reads the text form: `keyid`, `config`, `version` and `sig`, each exactly once, in any order,
-    /// separated by commas, with spaces or tabs around the parts. Names are case-insensitive; values are not.
+    /// Reads the text form of one signature: `keyid`, `config`, `version` and `sig`, each exactly once,
+    /// and `expires` at most once, in any order, separated by commas, with spaces or tabs around the
+    /// parts. Names are case-insensitive; values are not.
     ///
     /// - Throws: ``ConfigDomain/SignatureError`` (`.malformed`) saying which part is wrong.
     public init(parsing text: String) throws(SignatureError) {
         func malformed(_ detail: String) -> SignatureError {
             SignatureError(
                 .malformed,
-                "the signature is malformed (\(detail)); expected one line such as "
-                    + "keyid=prod-1, config=default, version=1767225600000, sig=<base64>")
+                "the signature is malformed (\(detail)); expected one line such as keyid=prod-1, config=default, "
+                    + "version=1767225600000, sig=<base64>, with expires=2026-01-08T00:00:00Z before sig if it expires")
         }
         guard text.count <= SnapshotMetadata.maxSignatureLength else {
             throw malformed("it is longer than \(SnapshotMetadata.maxSignatureLength) characters")
@@ -42,7 +74,7 @@ extension PayloadSignature {
             }
             let name = item[..<equals].lowercased()
             let value = String(item[item.index(after: equals)...])
-            guard ["keyid", "config", "version", "sig"].contains(name) else {
+            guard ["keyid", "config", "version", "expires", "sig"].contains(name) else {
                 throw malformed("unknown part \"\(Self.printable(name))\"")
             }
             guard fields.updateValue(value, forKey: name) == nil else { throw malformed("\(name) is given twice") }
@@ -71,7 +103,20 @@ extension PayloadSignature {
         guard !base64.isEmpty, let signature = Data(base64Encoded: base64) else {
             throw malformed("sig is not standard base64")
         }
-        self.init(keyID: keyID, configurationName: configurationName, version: version, signature: signature)
+        var expiresAt: Date?
+        if let expiry = fields["expires"] {
+            guard let date = try? Date(expiry, strategy: .iso8601) else {
+                throw malformed("expires must be an ISO 8601 time in whole seconds, such as 2026-01-08T00:00:00Z")
+            }
+            expiresAt = date
+        }
+        self.init(
+            keyID: keyID, configurationName: configurationName, version: version, expiresAt: expiresAt, signature: signature)
+    }
+
+    /// `date` in ISO 8601, UTC, whole seconds: `2026-01-08T00:00:00Z`.
+    static func iso8601(_ date: Date) -> String {
+        Date(timeIntervalSince1970: Double(seconds(of: date))).formatted(Date.ISO8601FormatStyle())
     }
 
     private static let unreservedBytes = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~".utf8)

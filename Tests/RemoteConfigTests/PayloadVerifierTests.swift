@@ -166,11 +166,12 @@ final class RecordingVerifier: PayloadVerifier {
 
     func verify(
         _ payload: Data, metadata: SnapshotMetadata, replacing held: SnapshotMetadata?, configurationName: String
-    ) throws(SignatureError) {
+    ) throws(SignatureError) -> PayloadVerification {
         let refused = state.withLock { state in
             state.calls.append(Call(payload: payload, metadata: metadata, held: held, configurationName: configurationName))
             return state.refuses(payload)
         }
         if refused { throw Self.refusal }
+        return PayloadVerification()
     }
 }

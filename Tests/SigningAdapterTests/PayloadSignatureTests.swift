@@ -28,6 +28,62 @@ struct PayloadSignatureTests {
         #expect(signed("checkout", 1) != signed("pricing", 1), "the configuration's name is signed")
     }
 
+    @Test(
+        "with an expiry, the message is the v3 prefix, the name, the version, the expiry in whole seconds since 1970, then the payload"
+    )
+    func expiringMessage() {
+        let payload = Data(#"{"a":1}"#.utf8)
+        let expiry = Date(timeIntervalSince1970: 0x0A0B_0C0D + 0.75)
+        let message = PayloadSignature.signedMessage(payload: payload, configurationName: "c", version: 2, expiresAt: expiry)
+        #expect(
+            message
+                == Data("remote-config signature v3\u{0}".utf8) + Data([0, 0, 0, 0, 0, 0, 0, 1]) + Data("c".utf8)
+                + Data([0, 0, 0, 0, 0, 0, 0, 2]) + Data([0, 0, 0, 0, 0x0A, 0x0B, 0x0C, 0x0D]) + payload)
+        #expect(PayloadSignature.expiringMessagePrefix.count == PayloadSignature.messagePrefix.count)
+        #expect(
+            message != PayloadSignature.signedMessage(payload: payload, configurationName: "c", version: 2),
+            "a message with an expiry never equals one without")
+        let past = PayloadSignature.signedMessage(
+            payload: Data(), configurationName: "", version: 0, expiresAt: Date(timeIntervalSince1970: -5))
+        #expect(past.suffix(8) == Data(repeating: 0, count: 8), "a time before 1970 is signed as 0")
+    }
+
+    @Test("a signer rounds the expiry down to a whole second, and the text carries it in ISO 8601")
+    func expiryText() throws {
+        let signer = try TestKeys.current()
+        let signature = try signer.sign(
+            Data("x".utf8), configurationName: "default", version: 7, expiresAt: Date(timeIntervalSince1970: 1_767_225_600.9))
+        #expect(signature.expiresAt == Date(timeIntervalSince1970: 1_767_225_600))
+        #expect(signature.text.hasPrefix("keyid=prod-2026, config=default, version=7, expires=2026-01-01T00:00:00Z, sig="))
+        #expect(try PayloadSignature(parsing: signature.text) == signature)
+        let offset = try PayloadSignature(
+            parsing: "keyid=k1, config=c, version=1, expires=2026-01-01T01:00:00+01:00, sig=\(base64)")
+        #expect(offset.expiresAt == Date(timeIntervalSince1970: 1_767_225_600))
+    }
+
+    @Test("several signatures travel in one line separated by ';', and each part's error names which signature it is")
+    func lists() throws {
+        let one = PayloadSignature(keyID: "k1", configurationName: "c", version: 1, signature: bytes)
+        let two = PayloadSignature(keyID: "k2", configurationName: "c", version: 1, signature: bytes)
+        let text = PayloadSignature.text(of: [one, two])
+        #expect(text == one.text + "; " + two.text)
+        #expect(try PayloadSignature.list(parsing: text) == [one, two])
+        #expect(try PayloadSignature.list(parsing: one.text) == [one])
+        for (bad, detail) in [
+            (one.text + ";", "signature 2 of 2: the signature is malformed (it has an empty part)"),
+            (one.text + "; keyid=k2, version=1, sig=\(base64)", "signature 2 of 2: the signature names no configuration"),
+            (String(repeating: one.text + "; ", count: 8) + one.text, "longer than 1024 characters"),
+        ] {
+            do throws(SignatureError) {
+                _ = try PayloadSignature.list(parsing: bad)
+                Issue.record("\(bad) must be refused")
+            } catch {
+                #expect(error.kind == .malformed)
+                #expect(error.message.contains(detail), "\(error.message)")
+            }
+        }
+    }
+
     @Test("no name and payload split the same bytes two ways: the name's length is signed")
     func nameAndPayloadCannotTradeBytes() {
         let version: UInt64 = 1
@@ -97,6 +153,9 @@ struct PayloadSignatureTests {
             ("keyid=k1, config=c, version=7, sig=not*base64", "sig is not standard base64"),
             ("keyid=k1, config=%E9, version=7, sig=B64", "config is not percent-encoded text"),
             ("keyid=k1, config=%4, version=7, sig=B64", "config is not percent-encoded text"),
+            ("keyid=k1, config=c, version=7, expires=tomorrow, sig=B64", "expires must be an ISO 8601 time"),
+            ("keyid=k1, config=c, version=7, expires=2026-01-01, sig=B64", "expires must be an ISO 8601 time"),
+            ("keyid=k1, config=c, version=7, expires=1, expires=2, sig=B64", "expires is given twice"),
             ("keyid=k1, config=c, version=7, sig=QUJD", ""),
         ] as [(String, String)])
     func malformed(_ template: String, detail: String) {

@@ -13,18 +13,20 @@ struct VerifyCommand: AsyncParsableCommand {
         discussion: """
             A file is checked against its signature file (<file>.sig, or --signature). A URL is fetched like \
             a client fetches it: the signature from the X-Config-Signature header, or with --sidecar from \
-            <url>.sig. Give --key once per trusted key (public .pub, or private .key files), and --name for \
-            the configuration the client reads it as (default: default).
+            <url>.sig. Give --key once per trusted key (public .pub, or private .key files), or --key-set \
+            for a key set document (its keys and threshold, as an app with that key set checks it), and \
+            --name for the configuration the client reads it as (default: default).
 
             With --after-version, a signature whose version is not above that number is refused as a replay, \
             as a client holding that version would.
 
             Exit status: 0 when the signature verifies; 1 when it is missing, malformed, by an unknown key, \
-            does not match, is for another configuration, or is not newer than --after-version; 2 when a file \
-            or key cannot be read.
+            does not match, has too few signatures for the key set's threshold, is for another configuration, \
+            or is not newer than --after-version; 2 when a file or key cannot be read.
 
             Examples:
               remote-config verify config.json --key keys/prod-2026.pub
+              remote-config verify config.json --key-set keyset-2.json
               remote-config verify https://cdn.example.com/app/experiments.json --sidecar --key keys/prod-2026.pub --name experiments
             """)
 
@@ -32,7 +34,10 @@ struct VerifyCommand: AsyncParsableCommand {
     var source: String
 
     @Option(help: "A trusted key file (repeat for several keys).")
-    var key: [String]
+    var key: [String] = []
+
+    @Option(help: ArgumentHelp("A key set document to trust instead of --key: its keys and threshold.", valueName: "path"))
+    var keySet: String?
 
     @Option(help: ArgumentHelp("The signature file for a local config (default <file>.sig).", valueName: "path"))
     var signature: String?
@@ -46,7 +51,10 @@ struct VerifyCommand: AsyncParsableCommand {
     var afterVersion: UInt64?
 
     func validate() throws {
-        guard !key.isEmpty else { throw ValidationError("give at least one trusted key with --key") }
+        guard !key.isEmpty || keySet != nil else {
+            throw ValidationError("give at least one trusted key with --key, or a key set with --key-set")
+        }
+        if !key.isEmpty && keySet != nil { throw ValidationError("give --key or --key-set, not both") }
         if isURL && signature != nil { throw ValidationError("--signature is for a local file; a URL brings its own") }
         if !isURL && sidecar { throw ValidationError("--sidecar is for a URL; a local file uses --signature") }
     }
@@ -55,29 +63,35 @@ struct VerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            var keys: [Ed25519PublicKey] = []
-            for path in key { keys.append(try KeyFile.read(path).publicKey) }
             let verifier: Ed25519Verifier
-            do throws(ConfigurationError) {
-                verifier = try Ed25519Verifier(trustedKeys: keys)
-            } catch {
-                throw CLIFailure.input(error.message)
+            if let keySet {
+                verifier = Ed25519Verifier(keyRing: KeyRing(root: try KeySetFile.read(keySet).keySet))
+            } else {
+                let keys = try KeyFile.publicKeys(key)
+                do throws(ConfigurationError) {
+                    verifier = try Ed25519Verifier(trustedKeys: keys)
+                } catch {
+                    throw CLIFailure.input(error.message)
+                }
             }
             let (bytes, text) = isURL ? try await fetch() : try readFile()
-            let checked: PayloadSignature
+            let checked: [PayloadSignature]
             do throws(SignatureError) {
                 guard let text else {
                     throw SignatureError(
                         .missing, "there is no signature; sign the file with `remote-config sign --name \(configuration.name)`")
                 }
-                checked = try PayloadSignature(parsing: text)
-                try verifier.check(bytes, signature: checked, configurationName: configuration.name, newerThan: afterVersion)
+                checked = try PayloadSignature.list(parsing: text)
+                try verifier.check(bytes, signatures: checked, configurationName: configuration.name, newerThan: afterVersion)
             } catch {
                 throw CLIFailure.problem("\(source): \(error)")
             }
+            let first = checked[0]
+            let expiry = first.expiresAt.map { ", expires \($0.formatted(Date.ISO8601FormatStyle()))" } ?? ""
             Console.shared.line(
                 Console.shared.styled("OK", .green) + ": \(source) (\(Formatting.bytes(bytes.count))) is signed for "
-                    + "\"\(checked.configurationName)\" by \(checked.keyID), version \(checked.version).")
+                    + "\"\(first.configurationName)\" by \(checked.map(\.keyID).joined(separator: ", ")), version "
+                    + "\(first.version)\(expiry).")
         }
     }
 

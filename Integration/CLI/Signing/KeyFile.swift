@@ -81,6 +81,26 @@ enum KeyFile {
         return signer
     }
 
+    /// The signers of the private key files at `paths`, refusing two files with one key id (a key counts once).
+    static func signers(_ paths: [String]) throws(CLIFailure) -> [Ed25519Signer] {
+        var signers: [Ed25519Signer] = []
+        for path in paths {
+            let signer = try signer(path)
+            if signers.contains(where: { $0.keyID == signer.keyID }) {
+                throw CLIFailure.input("two --key files hold the key id \"\(signer.keyID)\"; a key counts once: give each once")
+            }
+            signers.append(signer)
+        }
+        return signers
+    }
+
+    /// The public keys of the key files at `paths` (public or private).
+    static func publicKeys(_ paths: [String]) throws(CLIFailure) -> [Ed25519PublicKey] {
+        var keys: [Ed25519PublicKey] = []
+        for path in paths { keys.append(try read(path).publicKey) }
+        return keys
+    }
+
     /// Writes `text` to a new file at `path` with `mode` (set when the file is created, so a private
     /// key is never readable by others), refusing to replace an existing file.
     static func write(_ text: String, to path: String, mode: mode_t) throws(CLIFailure) {

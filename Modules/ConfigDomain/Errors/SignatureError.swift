@@ -22,6 +22,9 @@ public struct SignatureError: Error, Sendable, Hashable, CustomStringConvertible
         /// A trusted key signed the payload for another configuration: one configuration's payload
         /// was served or cached as another's.
         case wrongConfiguration(signedFor: String, expected: String)
+        /// Fewer distinct trusted keys signed the payload than the client's key set requires
+        /// (its threshold, in a k-of-n key set): `valid` signatures counted, `threshold` needed.
+        case tooFewSignatures(valid: Int, threshold: Int)
     }
 
     /// Why the signature is refused.

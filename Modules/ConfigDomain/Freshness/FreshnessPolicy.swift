@@ -10,6 +10,10 @@ import Foundation
 /// A negative age means the clock moved backwards since the fetch. Within
 /// ``clockSkewTolerance`` it counts as age zero (fresh). Beyond it the real age is unknown,
 /// so the snapshot is `stale`: still served, but refreshed.
+///
+/// A snapshot with a signed expiry (``SnapshotMetadata/signedExpiresAt``) is also `expired` from
+/// that instant on, whatever its age: it expires at the earlier of the two
+/// (``freshness(of:now:)``, ``expiresAt(of:)``).
 public struct FreshnessPolicy: Sendable, Hashable {
     /// Seconds a snapshot stays fresh. Must be greater than zero.
     public var ttl: TimeInterval
@@ -66,6 +70,29 @@ public struct FreshnessPolicy: Sendable, Hashable {
 
     /// When a snapshot fetched at `fetchedAt` stops being fresh.
     public func staleAt(fetchedAt: Date) -> Date { fetchedAt.addingTimeInterval(ttl) }
+
+    /// The freshness of a snapshot with `metadata`, seen at `now`: by its age, and `expired` from its signed expiry on.
+    public func freshness(of metadata: SnapshotMetadata, now: Date) -> Freshness {
+        if let signed = metadata.signedExpiresAt, now >= signed { return .expired }
+        return freshness(fetchedAt: metadata.fetchedAt, now: now)
+    }
+
+    /// When a snapshot with `metadata` expires: the earlier of its age-based expiry and its signed one; nil if never.
+    public func expiresAt(of metadata: SnapshotMetadata) -> Date? {
+        let byAge = expiresAt(fetchedAt: metadata.fetchedAt)
+        guard let signed = metadata.signedExpiresAt else { return byAge }
+        return byAge.map { min($0, signed) } ?? signed
+    }
+
+    /// Why a snapshot with `metadata` is expired at `now`, for a person; nil when it is not expired.
+    ///
+    /// `the signed expiry passed at 2026-12-15T00:00:00Z` when its signed expiry expired it, otherwise
+    /// `the snapshot has expired` (past its TTL and stale window).
+    public func expiryReason(of metadata: SnapshotMetadata, now: Date) -> String? {
+        guard freshness(of: metadata, now: now) == .expired else { return nil }
+        guard let signed = metadata.signedExpiresAt, now >= signed else { return "the snapshot has expired" }
+        return "the signed expiry passed at \(signed.formatted(Date.ISO8601FormatStyle()))"
+    }
 
     /// When a snapshot fetched at `fetchedAt` expires, or `nil` if it never does.
     public func expiresAt(fetchedAt: Date) -> Date? {

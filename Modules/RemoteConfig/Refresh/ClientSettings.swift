@@ -53,9 +53,14 @@ struct ClientSettings: Sendable {
         return policy
     }
 
-    /// How fresh a snapshot with `metadata` is now.
+    /// How fresh a snapshot with `metadata` is now (expired past its signed expiry, whatever its age).
     func freshness(of metadata: SnapshotMetadata) -> Freshness {
-        freshness(for: metadata).freshness(fetchedAt: metadata.fetchedAt, now: clock.now())
+        freshness(for: metadata).freshness(of: metadata, now: clock.now())
+    }
+
+    /// Why a snapshot with `metadata` is expired now (its signed expiry passed, or its age); nil when it is not.
+    func expiryReason(of metadata: SnapshotMetadata) -> String? {
+        freshness(for: metadata).expiryReason(of: metadata, now: clock.now())
     }
 }
 

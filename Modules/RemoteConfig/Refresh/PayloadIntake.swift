@@ -22,12 +22,18 @@ struct PayloadIntake: Sendable {
     }
 
     /// `bytes` decoded, once the verifier (if any) accepts them in place of `held`; otherwise why not.
-    func admit(_ bytes: Data, metadata: SnapshotMetadata, replacing held: SnapshotMetadata?) -> Result<
+    ///
+    /// `metadata` gets what the verifier vouched for (its signed expiry): nothing without a verifier,
+    /// so whatever a cache or fetcher put there is never trusted on its own.
+    func admit(_ bytes: Data, metadata: inout SnapshotMetadata, replacing held: SnapshotMetadata?) -> Result<
         DecodedPayload, RefusedPayload
     > {
+        metadata.signedExpiresAt = nil
         if let verifier {
             do throws(SignatureError) {
-                try verifier.verify(bytes, metadata: metadata, replacing: held, configurationName: configurationName)
+                let verified = try verifier.verify(
+                    bytes, metadata: metadata, replacing: held, configurationName: configurationName)
+                metadata.signedExpiresAt = verified.expiresAt
             } catch {
                 return .failure(.signature(error))
             }
@@ -42,7 +48,7 @@ struct PayloadIntake: Sendable {
     /// Whether the verifier (if any) accepts `snapshot` in place of `held`, without decoding it.
     func verifies(_ snapshot: CachedSnapshot, replacing held: SnapshotMetadata?) -> SignatureError? {
         do throws(SignatureError) {
-            try verifier?.verify(
+            _ = try verifier?.verify(
                 snapshot.payload, metadata: snapshot.metadata, replacing: held, configurationName: configurationName)
             return nil
         } catch {

@@ -31,13 +31,12 @@ struct ProviderStore: Sendable {
         if settings.activation == .nextLaunch { promotePending(name, in: cache) }
         switch cache.load(name, slot: .active) {
         case .hit(let cached):
-            switch intake.admit(cached.payload, metadata: cached.metadata, replacing: nil) {
+            var metadata = cached.metadata
+            switch intake.admit(cached.payload, metadata: &metadata, replacing: nil) {
             case .success(let payload):
                 status.cache = .inSync
-                status.active = cached.metadata
-                sink.emit(
-                    .cacheLoaded(
-                        name: name, fetchedAt: cached.metadata.fetchedAt, freshness: settings.freshness(of: cached.metadata)))
+                status.active = metadata
+                sink.emit(.cacheLoaded(name: name, fetchedAt: metadata.fetchedAt, freshness: settings.freshness(of: metadata)))
                 return payload
             case .failure(let refusal):
                 let error = refusal.cacheError(name: name)
@@ -167,8 +166,9 @@ struct ProviderStore: Sendable {
         guard let cache else { return nil }
         switch cache.load(name, slot: .active) {
         case .hit(let cached):
-            switch intake.admit(cached.payload, metadata: cached.metadata, replacing: nil) {
-            case .success(let payload): return (payload, cached.metadata)
+            var metadata = cached.metadata
+            switch intake.admit(cached.payload, metadata: &metadata, replacing: nil) {
+            case .success(let payload): return (payload, metadata)
             case .failure(let refusal):
                 sink.emit(.cacheUnreadable(refusal.cacheError(name: name)))
                 return nil

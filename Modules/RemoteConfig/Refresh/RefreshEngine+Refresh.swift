@@ -82,7 +82,7 @@ extension RefreshEngine {
         _ payload: FetchedPayload, held: SnapshotMetadata?, now: Date, slot: Slot
     ) async -> Result<RefreshResult, ConfigError> {
         let hash = ContentHash(of: payload.bytes)
-        let metadata = SnapshotMetadata(
+        var metadata = SnapshotMetadata(
             fetchedAt: now, validators: payload.validators, contentHash: hash, source: payload.source,
             ttlHint: payload.ttlHint, signature: payload.signature)
         if let held, held.contentHash == hash {
@@ -100,7 +100,7 @@ extension RefreshEngine {
             return succeed(.unchanged, at: now)
         }
         let decoded: DecodedPayload
-        switch store.intake.admit(payload.bytes, metadata: metadata, replacing: held) {
+        switch store.intake.admit(payload.bytes, metadata: &metadata, replacing: held) {
         case .success(let admitted): decoded = admitted
         case .failure(.signature(let error)): return fail(.signature(error), retry: .doNotRetry)
         case .failure(let refusal): return fail(refusal.configError, retry: .backoff)

@@ -8,7 +8,9 @@ extension RefreshEngine {
     /// The provider's state now, and why.
     func currentState() -> (state: ProviderState, reason: String) {
         let status = self.status
-        return status.state(freshness: status.active.map { settings.freshness(of: $0) })
+        return status.state(
+            freshness: status.active.map { settings.freshness(of: $0) },
+            expiredBecause: status.active.flatMap { settings.expiryReason(of: $0) })
     }
 
     /// Works the state out again and reports it when it changed. Called after each refresh, push
@@ -39,15 +41,17 @@ extension RefreshEngine {
 }
 
 extension EngineStatus {
-    /// The state this status stands for, given the active snapshot's `freshness` (nil: none held), and why.
-    func state(freshness: Freshness?) -> (state: ProviderState, reason: String) {
+    /// The state this status stands for, given the active snapshot's `freshness` (nil: none held), and why
+    /// (`expiredBecause`: why it expired, such as its signed expiry passing).
+    func state(freshness: Freshness?, expiredBecause: String? = nil) -> (state: ProviderState, reason: String) {
+        let expired = expiredBecause ?? "the snapshot has expired"
         if reconciling { return (.reconciling, "fetching the flags for the new evaluation context") }
         guard let freshness else {
             if let lastError { return (.error, "nothing is held and the last refresh failed: \(lastError)") }
             return (.notReady, "nothing fetched or cached yet")
         }
         if freshness == .expired, let lastError {
-            return (.error, "the snapshot has expired and the last refresh failed: \(lastError)")
+            return (.error, "\(expired) and the last refresh failed: \(lastError)")
         }
         if let (source, why) = pushDown.min(by: { $0.key < $1.key }) {
             return (.stale, "push source \(source) is \(why); polling, if on, still refreshes")
@@ -55,7 +59,7 @@ extension EngineStatus {
         switch freshness {
         case .fresh: return (.ready, "a fresh snapshot is held" + (pushSources > 0 ? " and push is connected" : ""))
         case .stale: return (.stale, "the snapshot is past its TTL")
-        case .expired: return (.stale, "the snapshot has expired")
+        case .expired: return (.stale, expired)
         }
     }
 }
