@@ -109,8 +109,8 @@ var package = Package(
             exclude: ["FORMAT.md"], resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: swiftSettings),
         .target(name: "EnvAdapter", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/EnvAdapter", swiftSettings: swiftSettings),
         .target(
-            name: "FirebaseFormat", dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/FirebaseFormat",
-            swiftSettings: swiftSettings),
+            name: "FirebaseFormat", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting"], path: "Modules/FirebaseFormat",
+            exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
         .target(
             name: "EtcdAdapter", dependencies: ["ConfigDomain", "ConfigPorts", "HTTPSupport"], path: "Modules/EtcdAdapter",
             swiftSettings: swiftSettings),
@@ -217,7 +217,8 @@ var package = Package(
             dependencies: ["ConfigDomain", "ConfigPorts", "HTTPSupport", "TestSupport", development("FlyingFox", "FlyingFox")],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "FirebaseFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "FirebaseFormat"], swiftSettings: swiftSettings),
+            name: "FirebaseFormatTests", dependencies: ["ConfigDomain", "ConfigPorts", "FirebaseFormat", "RemoteConfig", "TestDoubles"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "UnleashFormatTests",
             dependencies: ["ConfigDomain", "ConfigPorts", "UnleashFormat", "RemoteConfig", "TestDoubles"],
@@ -295,7 +296,7 @@ var package = Package(
             name: "VendorDifferentialTests",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "GrowthBookFormat", "UnleashFormat", "FlagdFormat", "OFREPAdapter", "RemoteConfig",
-                "TestSupport", "LaunchDarklyFormat",
+                "TestSupport", "LaunchDarklyFormat", "FirebaseFormat",
             ],
             path: "Integration/VendorDifferential", exclude: ["Oracles"], swiftSettings: swiftSettings),
 

@@ -77,11 +77,19 @@ struct FirebaseTemplateFormatTests {
         #expect(format.name == "firebase-template")
     }
 
-    @Test("conditional values are ignored: only defaultValue is used")
-    func conditionsAreIgnored() throws {
+    @Test("a client template's condition (an expression) never matches: its parameters serve their defaults, with a problem")
+    func clientConditionsServeDefaults() throws {
         let template = try decode(Self.exported)
         #expect(template.values["welcome"] == .string("Hello"))
         #expect(template.values["only_conditional"] == nil)
+        #expect(template.conditionProblems.map(\.path) == ["conditions[0]"])
+        let payload = try format.decode(Data(Self.exported.utf8))
+        let welcome = payload.evaluate("welcome", in: EvaluationContext(attributes: ["device.os": "ios"]))
+        #expect(welcome.value == "Hello")
+        #expect(welcome.reason == .defaultValue)
+        #expect(welcome.decision?.problems.first?.ruleID == "ios")
+        #expect(welcome.decision?.problems.first?.reason.contains("client template's condition") == true)
+        #expect(payload.evaluate("only_conditional").value == nil)
     }
 
     @Test("useInAppDefault and a missing defaultValue leave the key absent")
