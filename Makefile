@@ -112,7 +112,7 @@ bench-check: bench-probe
 DOC_TARGETS := ConfigDomain ConfigPorts RemoteConfig RemoteConfigApp Targeting HTTPAdapter FileCacheAdapter EnvAdapter \
 	DefaultsAdapter FirebaseFormat TargetingFormat GrowthBookFormat UnleashFormat FlagdFormat SSEAdapter EtcdAdapter SigningAdapter \
 	ConfigurationAdapter LoggingAdapter MetricsAdapter ServiceContextAdapter ServiceLifecycleAdapter TestDoubles \
-	OFREPAdapter HTTPSupport LaunchDarklyFormat
+	OFREPAdapter HTTPSupport LaunchDarklyFormat ConfigCatFormat
 docs:
 	RC_DOCS=1 $(SWIFT) package --scratch-path .build-docs generate-documentation $(addprefix --target ,$(DOC_TARGETS))
 

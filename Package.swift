@@ -69,6 +69,7 @@ var package = Package(
         .library(name: "GrowthBookFormat", targets: ["GrowthBookFormat"]),
         .library(name: "FlagdFormat", targets: ["FlagdFormat"]),
         .library(name: "LaunchDarklyFormat", targets: ["LaunchDarklyFormat"]),
+        .library(name: "ConfigCatFormat", targets: ["ConfigCatFormat"]),
         .library(name: "OFREPAdapter", targets: ["OFREPAdapter"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .library(name: "RemoteConfigApp", targets: ["RemoteConfigApp"]),
@@ -149,10 +150,13 @@ var package = Package(
         .target(
             name: "FlagdFormat", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting"], path: "Modules/FlagdFormat",
             exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
-        // LaunchDarkly's server-side flag data, evaluated on the device and on servers.
+        // LaunchDarkly's server-side flag data and ConfigCat's config JSON, evaluated on the device and on servers.
         .target(
             name: "LaunchDarklyFormat", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting"],
             path: "Modules/LaunchDarklyFormat", exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
+        .target(
+            name: "ConfigCatFormat", dependencies: ["ConfigDomain", "ConfigPorts", "Targeting"], path: "Modules/ConfigCatFormat",
+            exclude: ["FORMAT.md"], swiftSettings: swiftSettings),
         .target(
             name: "RemoteConfig",
             dependencies: ["ConfigDomain", "ConfigPorts"], path: "Modules/RemoteConfig", swiftSettings: swiftSettings),
@@ -286,6 +290,10 @@ var package = Package(
             dependencies: ["ConfigDomain", "ConfigPorts", "Targeting", "LaunchDarklyFormat", "RemoteConfig", "TestDoubles"],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "ConfigCatFormatTests",
+            dependencies: ["ConfigDomain", "ConfigPorts", "Targeting", "ConfigCatFormat", "RemoteConfig", "TestDoubles"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "FlagdFormatTests",
             dependencies: ["ConfigDomain", "ConfigPorts", "Targeting", "FlagdFormat", "RemoteConfig", "TestDoubles"],
             resources: [.copy("Conformance")], swiftSettings: swiftSettings),
@@ -296,7 +304,7 @@ var package = Package(
             name: "VendorDifferentialTests",
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "GrowthBookFormat", "UnleashFormat", "FlagdFormat", "OFREPAdapter", "RemoteConfig",
-                "TestSupport", "LaunchDarklyFormat", "FirebaseFormat",
+                "TestSupport", "LaunchDarklyFormat", "ConfigCatFormat", "FirebaseFormat",
             ],
             path: "Integration/VendorDifferential", exclude: ["Oracles"], swiftSettings: swiftSettings),
 

@@ -87,7 +87,7 @@ struct DependencyRuleTests {
         "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "FirebaseFormat", "SSEAdapter", "SigningAdapter", "EtcdAdapter",
         "ConfigurationAdapter", "LoggingAdapter", "MetricsAdapter", "DefaultsAdapter",
         "TargetingFormat", "GrowthBookFormat", "UnleashFormat", "FlagdFormat", "ServiceContextAdapter", "ServiceLifecycleAdapter",
-        "OFREPAdapter", "LaunchDarklyFormat",
+        "OFREPAdapter", "LaunchDarklyFormat", "ConfigCatFormat",
     ]
 
     /// THE third-party edges: adapter -> [imported product module: its package]. Nothing else may
