@@ -16,8 +16,9 @@
 // trait that is off by default. An app that uses SigningAdapter, ConfigurationAdapter, LoggingAdapter or
 // MetricsAdapter enables the trait of the same name (`.package(url: …, from: …, traits: ["SigningAdapter"])`);
 // an app of the core and the HTTP, file-cache and environment adapters resolves no package at all.
-// The Development trait (the Makefile turns it on with RC_DEVELOPMENT=1, or `swift test --traits Development`)
-// enables every trait and the packages the tools, examples and tests use.
+// The Development trait (on by default for a SwiftPM started in this package's folder, see `developing`; the
+// Makefile sets RC_DEVELOPMENT=1; elsewhere `swift test --traits Development`) enables every trait and the packages
+// the tools, examples and tests use.
 import Foundation
 import PackageDescription
 
@@ -27,9 +28,21 @@ let includeBenchmarks = ProcessInfo.processInfo.environment["RC_BENCHMARKS"] == 
 /// `RC_DOCS=1` adds swift-docc-plugin for `make docs`.
 let includeDocs = ProcessInfo.processInfo.environment["RC_DOCS"] == "1"
 
-/// `RC_DEVELOPMENT=1` (set by the Makefile) turns the Development trait on by default: this package's own
-/// tools and tests. A consumer's build never sets it, so it resolves none of their packages.
-let developing = ProcessInfo.processInfo.environment["RC_DEVELOPMENT"] == "1"
+/// Whether the Development trait is on by default: this package's own tools, examples and tests.
+///
+/// `RC_DEVELOPMENT=1` (the Makefile sets it) turns it on and `RC_DEVELOPMENT=0` off. Unset, it is on when SwiftPM
+/// was started in this package's own folder (the shell's `PWD` is the package directory), so that
+/// `swift build --product remote-config` and `swift run remote-config demo` there work with no trait to know about.
+/// A consumer's build starts in the consumer's folder, so it resolves none of these packages. (SwiftPM resolves a
+/// dependency that a target declares without a trait condition for every consumer, even one that never links that
+/// target, so the tool's packages cannot simply be declared unconditionally.)
+let developing: Bool = {
+    let environment = ProcessInfo.processInfo.environment
+    if let flag = environment["RC_DEVELOPMENT"] { return flag == "1" }
+    guard let shellFolder = environment["PWD"] else { return false }
+    let folder = { (path: String) in URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path }
+    return folder(shellFolder) == folder(Context.packageDirectory)
+}()
 
 /// The adapters that exist for an ecosystem package: each is a trait of the same name, off by default.
 let ecosystemAdapters = [
@@ -171,7 +184,7 @@ var package = Package(
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter",
                 "FirebaseFormat", "SigningAdapter", "EtcdAdapter", "Targeting", "TargetingFormat", "GrowthBookFormat",
-                "UnleashFormat", "FlagdFormat",
+                "UnleashFormat", "FlagdFormat", "LaunchDarklyFormat", "ConfigCatFormat", "OFREPAdapter",
                 development("ArgumentParser", "swift-argument-parser"),
                 development("FlyingFox", "FlyingFox"),
             ],
@@ -314,7 +327,7 @@ var package = Package(
             dependencies: [
                 "ConfigDomain", "ConfigPorts", "RemoteConfig", "HTTPAdapter", "FileCacheAdapter", "EnvAdapter", "TestDoubles",
                 "FirebaseFormat", "TestSupport", "SSEAdapter", "SigningAdapter", "EtcdAdapter", "Targeting", "TargetingFormat",
-                "OFREPAdapter",
+                "OFREPAdapter", "GrowthBookFormat", "FlagdFormat", "LaunchDarklyFormat",
             ],
             path: "Integration/IntegrationTests", swiftSettings: swiftSettings),
 

@@ -31,11 +31,20 @@ enum CLIHTTPClient {
         return URLSession(configuration: configuration)
     }()
 
-    /// `GET url` with `headers`.
-    static func get(_ url: String, headers: [String: String] = [:], method: String = "GET") async throws -> Response {
+    /// `POST url` with a JSON `body`.
+    static func post(_ url: String, json body: String, headers: [String: String] = [:]) async throws -> Response {
+        try await get(
+            url, headers: headers.merging(["Content-Type": "application/json"]) { $1 }, method: "POST", body: Data(body.utf8))
+    }
+
+    /// `GET url` with `headers` (or another `method`, with a `body`).
+    static func get(_ url: String, headers: [String: String] = [:], method: String = "GET", body: Data? = nil) async throws
+        -> Response
+    {
         guard let target = URL(string: url) else { throw ClientError(description: "bad URL \(url)") }
         var request = URLRequest(url: target, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 20)
         request.httpMethod = method
+        request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw ClientError(description: "not an HTTP response") }

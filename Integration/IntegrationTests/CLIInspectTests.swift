@@ -75,6 +75,44 @@ struct CLIInspectTests {
         #expect(json["quarantined"]?.arrayValue?.count == 1)
     }
 
+    @Test("the last-good slot is listed once, under its configuration, and not again as a stray file")
+    func lastGoodListedOnce() async throws {
+        let scratch = try CLIScratch()
+        defer { scratch.remove() }
+        let directory = scratch.url.appendingPathComponent("cache")
+        let cache = FileSnapshotCache(directory: directory)
+        try await cache.store(snapshot(#"{"a": 1}"#, fetchedAt: Date(), etag: "\"v1\""), as: "default", slot: .active)
+        try await cache.store(snapshot(#"{"a": 0}"#, fetchedAt: Date(), etag: "\"v0\""), as: "default", slot: .lastGood)
+        let lastGood = CacheFileNames(name: "default").snapshot(.lastGood)
+        #expect(lastGood == "default.last-good.snap")
+        let outcome = try await CLIProcess.run(["inspect", directory.path])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("values served as last good, kept for the next launch"))
+        #expect(!outcome.standardOutput.contains("Other files"), "\(outcome.standardOutput)")
+        let (_, json) = try await CLIProcess.runJSON(["inspect", directory.path])
+        #expect(json["configurations"]?.element(0)?["lastGood"]?["file"] == .string(lastGood))
+        #expect(json["otherFiles"] == .array([]))
+    }
+
+    @Test("a damaged file in place exits 1 naming it; files the cache already quarantined do not")
+    func damagedFileExitsOne() async throws {
+        let scratch = try CLIScratch()
+        defer { scratch.remove() }
+        let directory = try await makeCache(in: scratch)
+        let quarantinedOnly = try await CLIProcess.run(["inspect", directory.path])
+        #expect(quarantinedOnly.status == 0, "the cache set the damaged file aside: \(quarantinedOnly.standardError)")
+        let pending = CacheFileNames(name: "ios").snapshot(.pending)
+        try Data("torn write".utf8).write(to: directory.appendingPathComponent(pending))
+        let outcome = try await CLIProcess.run(["inspect", directory.path])
+        #expect(outcome.status == 1)
+        #expect(outcome.standardOutput.contains("DAMAGED"))
+        #expect(
+            outcome.standardError.hasPrefix("error: \(directory.path) holds 1 damaged file (\(pending)); the app refuses"),
+            "\(outcome.standardError)")
+        let (json, _) = try await CLIProcess.runJSON(["inspect", directory.path])
+        #expect(json.status == 1, "--json exits the same way")
+    }
+
     @Test("inspect of a directory that does not exist is one error line with exit status 2")
     func missingDirectory() async throws {
         let outcome = try await CLIProcess.run(["inspect", "/nonexistent/\(UUID().uuidString)"])

@@ -85,19 +85,37 @@ struct CLIServeTests {
         }
     }
 
-    @Test("a file invalid from the start answers 503 with the reason until it is fixed")
+    @Test("a single file invalid from the start is refused: serve exits 1 with the line and column, and never listens")
     func invalidFromTheStart() async throws {
         let scratch = try CLIScratch()
         defer { scratch.remove() }
         let file = try scratch.write("config.json", #"{"theme": "dark",}"#)
-        try await CLIServer.with([file.path, "--port", "0"]) { server in
-            #expect(server.output.contains("Refused /config.json: not valid JSON at byte 16 (line 1, column 17): a comma before the closing"))
+        let outcome = try await CLIProcess.run(["serve", file.path, "--port", "0"])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.standardError.hasPrefix(
+                "error: cannot serve \(file.path): not valid JSON at byte 16 (line 1, column 17): a comma before the closing"),
+            "\(outcome.standardError)")
+        #expect(!outcome.standardOutput.contains("Serving "), "it never started: \(outcome.standardOutput)")
+    }
+
+    @Test("a file in a folder that is invalid from the start answers 503 with the reason until it is fixed")
+    func invalidInAFolderFromTheStart() async throws {
+        let scratch = try CLIScratch()
+        defer { scratch.remove() }
+        try scratch.write("configs/config.json", #"{"theme": "dark",}"#)
+        try await CLIServer.with([scratch.path("configs"), "--port", "0"]) { server in
+            #expect(await server.waitForLine { $0.hasPrefix("Reloads when a file changes") } != nil, "the banner ends")
+            #expect(
+                server.output.contains(
+                    "Refused /config.json: not valid JSON at byte 16 (line 1, column 17): a comma before the closing"))
             #expect(server.output.contains("nothing is served at this path until the file is fixed"))
-            let before = try await CLIHTTPClient.get(server.url())
+            #expect(!server.output.contains(server.url("/config.json")), "the banner lists only URLs that answer")
+            let before = try await CLIHTTPClient.get(server.url("/config.json"))
             #expect(before.status == 503)
             #expect(before.text.contains("not valid JSON at byte 16"))
-            try scratch.write("config.json", #"{"theme": "dark"}"#)
-            let after = try await CLIHTTPClient.get(server.url())
+            try scratch.write("configs/config.json", #"{"theme": "dark"}"#)
+            let after = try await CLIHTTPClient.get(server.url("/config.json"))
             #expect(after.status == 200)
             #expect(after.text == #"{"theme": "dark"}"#)
         }

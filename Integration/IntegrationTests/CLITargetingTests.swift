@@ -138,19 +138,21 @@ struct CLITargetingTests {
         #expect(missing.status == 2)
     }
 
-    @Test("a payload whose dialect shows but that does not decode: eval exits 2, validate exits 1, each saying why")
+    @Test("a payload whose dialect shows but that does not decode: eval and validate exit 1, each saying why")
     func undecodable() async throws {
         let scratch = try CLIScratch()
         defer { scratch.remove() }
         // `features` neither an object (GrowthBook) nor an array (Unleash, whose features are rejected one by one).
         let growthBook = try scratch.write("gb.json", #"{"features": 7}"#)
         let eval = try await CLIProcess.run(["eval", growthBook.path])
-        #expect(eval.status == 2)
+        #expect(eval.status == 1)
+        #expect(eval.standardError.contains("cannot be read as growthbook (its shape shows growthbook)"))
         #expect(eval.standardError.contains("expected a \"features\" object"))
         let targeting = try scratch.write("t.json", #"{"targeting": [], "values": {}}"#)
         let validate = try await CLIProcess.run(["validate", targeting.path])
         #expect(validate.status == 1)
-        #expect(validate.standardError.contains("cannot be used: invalid targeting-json payload at targeting"))
+        #expect(validate.standardError.contains("cannot be read as targeting-json"), "\(validate.standardError)")
+        #expect(validate.standardError.contains("invalid targeting-json payload at targeting"))
     }
 
     @Test("the demo's targeting step: two users see different values, and every user in at 10% keeps their variant at 50%")

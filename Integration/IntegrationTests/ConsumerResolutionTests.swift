@@ -32,6 +32,7 @@ struct ConsumerResolutionTests {
         try Data(manifest.utf8).write(to: folder.appendingPathComponent("Package.swift"))
         var environment = ProcessInfo.processInfo.environment
         environment["RC_DEVELOPMENT"] = nil  // an app's build never sets it
+        environment["PWD"] = folder.path  // and starts in the app's folder, as a shell's `cd` there sets it
         let outcome = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/env"), arguments: ["swift", "package", "show-dependencies", "--format", "flatlist"],
             environment: environment, currentDirectory: folder, deadline: 300)

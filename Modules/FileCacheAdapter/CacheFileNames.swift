@@ -45,7 +45,7 @@ public struct CacheFileNames: Sendable, Hashable {
     public var lock: String { stem + ".lock" }
 
     /// What follows the stem in the name of each file above.
-    static let suffixes = [".active.snap", ".pending.snap", ".active.meta", ".lock"]
+    static let suffixes = CacheSlot.allCases.map { "." + $0.rawValue + ".snap" } + [".active.meta", ".lock"]
 
     /// The longest stem, in bytes: with its longest suffix (`.<16 hex>.tmp`), a file name stays
     /// under the 255-byte limit of common file systems.

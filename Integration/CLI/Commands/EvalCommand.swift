@@ -9,22 +9,31 @@ struct EvalCommand: AsyncParsableCommand {
         commandName: "eval",
         abstract: "Evaluate a config's targeting rules for one context: each key's value and the rule that decided it.",
         discussion: """
-            The config may use the library's targeting dialect (values, targeting, groups), be a GrowthBook \
-            SDK payload (features, savedGroups), be an Unleash client features payload (a features array), be flagd \
-            flag definitions (a flags object), or be plain JSON (every key is a plain value). The shape of the file decides.
+            The config may be in any format the library reads: its own targeting dialect (values, targeting, \
+            groups), a GrowthBook SDK payload (features), an Unleash client features payload (a features \
+            array), flagd flag definitions (a flags object), LaunchDarkly flag data (flags with variations, \
+            segments), ConfigCat config JSON (f), a Firebase Remote Config template (parameters), an OFREP \
+            bulk evaluation (a flags array), or plain JSON (every key is a plain value). The shape of the file \
+            decides, or --format names the format.
 
             The context is a JSON object of attributes; its "targetingKey" (or else "id") member is also the \
             targeting key that rollouts bucket on.
 
-            Exit status: 0 when every key evaluates; 1 when a key's rules have problems (the key is shown as \
-            rejected; the app keeps its last good value); 2 when the file or the context cannot be read.
+            Exit status: 0 when every key evaluates; 1 when the config is not valid JSON, its format cannot \
+            read it, or a key's rules have problems (the key is shown as rejected; the app keeps its last good \
+            value); 2 when the file or the context cannot be used; 64 for wrong usage.
 
             Example:
               remote-config eval config.json --context '{"id":"u1","country":"DE"}'
+              remote-config eval flags.json --format flagd --context '{"targetingKey":"u1"}'
             """)
 
-    @Argument(help: "The config file: targeting dialect, GrowthBook, Unleash or flagd payload, or plain JSON.")
+    @Argument(help: "The config file, in any format the library reads (see --format).")
     var config: String
+
+    @Option(
+        help: ArgumentHelp("The config's format, instead of the one its shape shows: \(ConfigDialect.names).", valueName: "name"))
+    var format: ConfigDialect?
 
     @Option(help: "The evaluation context: a JSON object of attributes, for example '{\"id\":\"u1\",\"country\":\"DE\"}'.")
     var context: String?
@@ -35,22 +44,21 @@ struct EvalCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let context = try ContextArgument.parse(self.context)
-            let bytes = try CommandInputs.config(at: config)
-            let decoded: (dialect: TargetingDocument.Dialect?, payload: DecodedPayload)
-            do throws(PayloadError) {
-                decoded = try TargetingDocument.decode(bytes)
-            } catch {
-                throw CLIFailure.input("cannot read \(config): \(error)")
-            }
-            let rows = decoded.payload.keys.map {
-                KeyEvaluation(key: $0, payload: decoded.payload, context: context)
+            let file = try ConfigFile.load(config, as: format, for: "eval")
+            let rows = file.payload.keys.map {
+                KeyEvaluation(key: $0, payload: file.payload, context: context)
             }
             if json {
-                Console.shared.line(JSONWriter.pretty(.object(["config": .string(config), "keys": .array(rows.map(\.json))])))
+                Console.shared.line(
+                    JSONWriter.pretty(
+                        .object([
+                            "config": .string(config), "format": .string(file.dialect.displayName),
+                            "keys": .array(rows.map(\.json)),
+                        ])))
             } else {
-                let dialect = decoded.dialect?.rawValue ?? "json"
                 let who = context.targetingKey.map { "targeting key \"\($0)\"" } ?? "no targeting key"
-                Console.shared.line("\(config) (\(dialect)) for \(who), attributes \(context.attributeObject.jsonText()):")
+                Console.shared.line(
+                    "\(config) (\(file.dialect.displayName)) for \(who), attributes \(context.attributeObject.jsonText()):")
                 var table = TextTable(headers: ["key", "value", "reason", "decided by"])
                 for row in rows { table.append([row.key, row.valueText, row.evaluation.reason.rawValue, row.reason]) }
                 for line in table.lines(styleHeader: { Console.shared.styled($0, .bold) }) { Console.shared.line(line) }

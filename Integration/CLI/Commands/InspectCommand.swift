@@ -16,8 +16,10 @@ struct InspectCommand: AsyncParsableCommand {
 
             Inspecting reads and verifies every file but changes nothing (a damaged file stays where it is).
 
-            Exit status: 0 when the directory was read (even if it holds damaged files); 2 when it does not \
-            exist or cannot be read.
+            Exit status: 0 when every file the cache uses verifies; 1 when one is damaged (a snapshot, pending \
+            or last-good slot, or a renewal, that a load would refuse and quarantine: the app then falls back to \
+            an older layer); 2 when the directory does not exist or cannot be read; 64 for wrong usage. Files \
+            already quarantined are listed but are not a failure: the cache has set them aside.
 
             Example:
               remote-config inspect ~/Library/Caches/MyApp/RemoteConfig --ttl 3600
@@ -60,6 +62,12 @@ struct InspectCommand: AsyncParsableCommand {
                 Console.shared.line(JSONWriter.pretty(printer.json()))
             } else {
                 printer.printText()
+            }
+            let damaged = printer.damagedFiles
+            if !damaged.isEmpty {
+                throw CLIFailure.problem(
+                    "\(directory) holds \(damaged.count) damaged file\(damaged.count == 1 ? "" : "s") (\(damaged.joined(separator: ", "))); "
+                        + "the app refuses and quarantines each at its next load")
             }
         }
     }

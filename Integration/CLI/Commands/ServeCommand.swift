@@ -26,10 +26,13 @@ struct ServeCommand: AsyncParsableCommand {
 
             OFREP (OpenFeature Remote Evaluation Protocol): POST /ofrep/v1/evaluate/flags (or \
             /<name>.json/ofrep/v1/evaluate/flags in a folder) evaluates every flag of the file for the posted \
-            {"context": {"targetingKey": …}}: a targeting file with its rules, any other file's members as STATIC \
-            flags. Each answer has an ETag (304 on If-None-Match); POST …/ofrep/v1/evaluate/flags/<key> evaluates \
-            one flag; GET …/ofrep/v1/events sends a refetchEvaluation event when the file changes. Point an \
-            OFREPFetcher at http://127.0.0.1:<port> (or …/<name>.json).
+            {"context": {"targetingKey": …}}, in the file's format: the library's targeting dialect, GrowthBook, \
+            Unleash, flagd, LaunchDarkly, ConfigCat, a Firebase template, an OFREP bulk answer, or plain JSON \
+            (each member a STATIC flag). The shape of each file decides, or --format names the format of every \
+            file; a file no format reads is refused with the reason (a single file: serve does not start). Each \
+            answer has an ETag (304 on If-None-Match); POST …/ofrep/v1/evaluate/flags/<key> evaluates one flag; \
+            GET …/ofrep/v1/events sends a refetchEvaluation event when the file changes. Point an OFREPFetcher, \
+            or OpenFeature's OFREP provider, at the OFREP base URL printed at start.
 
             Simulate trouble to see how your app copes:
               --delay 2                      answer every request 2 seconds late
@@ -44,14 +47,24 @@ struct ServeCommand: AsyncParsableCommand {
 
             Stop with Ctrl-C (or SIGTERM).
 
+            Exit status: 0 when stopped; 1 when the file (a single file) is not valid JSON or no format reads it; \
+            2 when the path does not exist or the port is in use; 64 for wrong usage.
+
             Examples:
               remote-config serve config.json
+              remote-config serve flags.json --format flagd
               remote-config serve configs/ --port 0
               remote-config serve config.json --status 503 --retry-after 30
             """)
 
     @Argument(help: "A JSON file, or a folder whose *.json files are each served at /<name>.json.")
     var path: String
+
+    @Option(
+        help: ArgumentHelp(
+            "The format of every file served, instead of the one each file's shape shows: \(ConfigDialect.names).",
+            valueName: "name"))
+    var format: ConfigDialect?
 
     @Option(help: "The port on 127.0.0.1 to listen on; 0 picks a free port (printed at start).")
     var port: Int = 8080
@@ -133,7 +146,13 @@ struct ServeCommand: AsyncParsableCommand {
             let console = Console.shared
             let signals = SignalWaiter()
             defer { signals.cancel() }
-            let library = try DocumentLibrary(path: path)
+            let library = try DocumentLibrary(path: path, dialect: format)
+            // A single file that no format reads is refused before the server starts: there would be nothing to serve.
+            if !library.isDirectory, let bytes = FileManager.default.contents(atPath: library.root.path),
+                case .failure(let refusal) = DocumentLibrary.decode(bytes, as: format)
+            {
+                throw CLIFailure.problem("cannot serve \(path): \(refusal.reason)")
+            }
             let trouble = makeTrouble()
             let signer = try signWith.map { path throws(CLIFailure) in
                 DocumentSigner(try KeyFile.signer(path), configurationName: configuration.name)
@@ -147,19 +166,7 @@ struct ServeCommand: AsyncParsableCommand {
                     guard !quiet else { return }
                     console.line(record.logLine(style: { text, styles in ServeLog.style(text, styles) }))
                 })
-            let urls = server.urls
-            console.line(
-                "Serving \(library.root.path) on \(console.styled("http://127.0.0.1:\(server.port)", .bold))")
-            if urls.isEmpty {
-                console.line("No *.json file yet; add one and it is served at once.")
-            }
-            for url in urls { console.line("  " + console.styled(url, .cyan)) }
-            if !urls.isEmpty {
-                console.line("Changes are pushed on http://127.0.0.1:\(server.port)/events")
-                console.line(
-                    "OFREP: POST http://127.0.0.1:\(server.port)/ofrep/v1/evaluate/flags (OFREP_ENDPOINT=http://127.0.0.1:\(server.port))"
-                )
-            }
+            ServeBanner(library: library, server: server).print(console: console)
             if let summary = trouble.summary { console.line(console.styled(summary, .yellow)) }
             if let signer {
                 console.line(
@@ -181,12 +188,15 @@ enum ServeLog {
     static func print(_ change: DocumentLibrary.Change, console: Console = .shared) {
         switch change {
         case .loaded(let document):
-            console.line("Loaded \(document.path) (\(Formatting.bytes(document.body.count)), etag \(document.etag))")
+            console.line(
+                "Loaded \(document.path) (\(document.dialect.displayName), \(Formatting.bytes(document.body.count)), "
+                    + "etag \(document.etag))")
             warnIfTooLarge(document, console: console)
         case .reloaded(let document):
             console.line(
                 console.styled("Reloaded", .green)
-                    + " \(document.path): new version (\(Formatting.bytes(document.body.count)), etag \(document.etag))")
+                    + " \(document.path): new version (\(document.dialect.displayName), \(Formatting.bytes(document.body.count)), "
+                    + "etag \(document.etag))")
             warnIfTooLarge(document, console: console)
         case .refused(let path, let reason, let kept):
             let tail =

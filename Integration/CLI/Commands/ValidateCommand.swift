@@ -19,15 +19,19 @@ struct ValidateCommand: AsyncParsableCommand {
             the declared name they probably meant. Declared keys missing from the config are notes: the app \
             uses their defaults.
 
-            A targeting, GrowthBook or Unleash payload needs no manifest: its rules are checked instead (unparsable \
-            rules, unknown operators, weights that do not sum, unreachable rules as warnings).
+            A payload with rules needs no manifest: its rules are checked instead (unparsable rules, unknown \
+            operators, weights that do not sum, unreachable rules as warnings). That is every format the library \
+            reads but plain JSON: the library's targeting dialect, GrowthBook, Unleash, flagd, LaunchDarkly, \
+            ConfigCat, a Firebase template and an OFREP bulk evaluation; the shape of the file decides, or --format.
 
-            A config larger than the app accepts (HTTPFetcher's maxBodySize, 2 MiB unless --max-size says \
-            otherwise) is refused before anything else: every client would refuse it.
+            The real problem is named first: a missing file, a URL (validate takes a file), a config larger than \
+            the app accepts (HTTPFetcher's maxBodySize, 2 MiB unless --max-size says otherwise), JSON that does \
+            not parse (with its line and column), a payload its format cannot read; only then the manifest.
 
-            Exit status: 0 when every value is accepted; 1 when a value is rejected, the config is too large \
-            or not valid JSON (or, with --strict, when there are warnings); 2 when a file cannot be read or the \
-            manifest is invalid.
+            Exit status: 0 when every value is accepted; 1 when a value is rejected, the config is too large, \
+            not valid JSON or not readable by its format (or, with --strict, when there are warnings); 2 when a \
+            file cannot be read, a URL is given, or the manifest is invalid or missing for plain JSON; 64 for \
+            wrong usage.
 
             Example:
               remote-config validate config.json --keys manifest.json
@@ -43,6 +47,12 @@ struct ValidateCommand: AsyncParsableCommand {
         help: "The key manifest (JSON) declaring each key's type, default and rules (not needed for a payload with rules).")
     var keys: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The config's format, instead of the one its shape shows: \(ConfigDialect.names) (json needs --keys).",
+            valueName: "name"))
+    var format: ConfigDialect?
+
     @Flag(help: "Fail (exit 1) on warnings too: keys the manifest does not declare.")
     var strict = false
 
@@ -56,21 +66,48 @@ struct ValidateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let size = (try? FileManager.default.attributesOfItem(atPath: config)[.size] as? Int) ?? 0
-            if let problem = PayloadSizeLimit.problem(size: size, limit: maxSize) {
+            // The real problem first: no file, a URL, too large, not JSON; only then the rules or the manifest.
+            let bytes = try ConfigFile.readBytes(config, for: "validate")
+            if let problem = PayloadSizeLimit.problem(size: bytes.count, limit: maxSize) {
                 throw CLIFailure.problem(
                     "\(config) must not be published as is: \(problem); shrink it, or raise maxBodySize in the app "
                         + "and pass --max-size")
             }
-            if try RuleCheck.validate(path: config, json: json) { return }
-            guard let keys else { throw CLIFailure.input("--keys <manifest.json> is needed to validate a plain JSON config") }
+            if !BundledDefaults.isPropertyList(bytes) {
+                let document: ConfigValue
+                do throws(JSONParseError) {
+                    document = try ConfigFile.syntaxParser.parse(bytes)
+                } catch {
+                    let syntax = SyntaxError(source: config, error: error, bytes: bytes)
+                    if json {
+                        Console.shared.line(
+                            JSONWriter.pretty(
+                                invalidFileJSON(
+                                    offset: syntax.offset, line: syntax.line, column: syntax.column, reason: syntax.reason)))
+                    }
+                    throw CLIFailure.problem(syntax.description)
+                }
+                let file = try ConfigFile.decode(bytes, document: document, path: config, as: format)
+                if file.dialect.hasRules {
+                    try RuleCheck.validate(file, json: json)
+                    return
+                }
+            }
+            guard let keys else {
+                throw CLIFailure.input(
+                    "\(config) is plain JSON (no format's rules), so --keys <manifest.json> is needed to check its values "
+                        + "against the app's types and rules; or pass --format if it is in a vendor's format")
+            }
             let manifest = try CommandInputs.manifest(at: keys)
-            let bytes = try CommandInputs.config(at: config)
             let result: ConfigValidation
             do throws(ConfigFileError) {
                 result = try ConfigValidation.check(bytes, source: config, manifest: manifest)
             } catch {
-                if json { Console.shared.line(JSONWriter.pretty(invalidFileJSON(error))) }
+                if json {
+                    Console.shared.line(
+                        JSONWriter.pretty(
+                            invalidFileJSON(offset: error.offset, line: error.line, column: error.column, reason: error.reason)))
+                }
                 throw CLIFailure.problem(error.description)
             }
             if json {
@@ -146,14 +183,14 @@ struct ValidateCommand: AsyncParsableCommand {
         ])
     }
 
-    private func invalidFileJSON(_ error: ConfigFileError) -> ConfigValue {
+    private func invalidFileJSON(offset: Int?, line: Int?, column: Int?, reason: String) -> ConfigValue {
         .object([
             "config": .string(config), "manifest": .optional(keys), "valid": .bool(false),
             "invalidJSON": .object([
-                "offset": error.offset.map { .int(Int64($0)) } ?? .null,
-                "line": error.line.map { .int(Int64($0)) } ?? .null,
-                "column": error.column.map { .int(Int64($0)) } ?? .null,
-                "reason": .string(error.reason),
+                "offset": offset.map { .int(Int64($0)) } ?? .null,
+                "line": line.map { .int(Int64($0)) } ?? .null,
+                "column": column.map { .int(Int64($0)) } ?? .null,
+                "reason": .string(reason),
             ]),
         ])
     }

@@ -45,6 +45,18 @@ struct CacheReportPrinter {
         }
     }
 
+    /// The cache's files that do not verify: damaged snapshots (active, pending, last good) and renewals.
+    var damagedFiles: [String] {
+        report.configurations.flatMap { configuration -> [String] in
+            var names = [configuration.active, configuration.pending, configuration.lastGood].compactMap { snapshot -> String? in
+                guard let snapshot, case .damaged = snapshot.integrity else { return nil }
+                return snapshot.fileName
+            }
+            if let renewal = configuration.renewal, case .damaged = renewal.state { names.append(renewal.fileName) }
+            return names
+        }
+    }
+
     private var staleWindow: TimeInterval {
         if case .seconds(let seconds) = policy.maxStale { return seconds }
         return 0

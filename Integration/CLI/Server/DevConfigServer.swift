@@ -132,9 +132,6 @@ final class DevConfigServer: Sendable {
         "http://127.0.0.1:\(port)" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
     }
 
-    /// The URLs of every served document.
-    var urls: [String] { library.paths.map(url) }
-
     /// Stops listening and reloading, and waits until the server has stopped.
     func stop() async {
         pollTask.cancel()

@@ -15,8 +15,10 @@ import Foundation
 /// (to the nanosecond) and inode, which costs one `stat` per file, so ``refresh()`` runs before
 /// every request and on a short timer.
 ///
-/// A version that is not a JSON object is refused, with the parser's byte offset and reason, and
-/// the last good version keeps being served.
+/// Each version is decoded once, in the format `serve --format` names or its shape shows, for the
+/// OFREP endpoint to evaluate. A version that is not JSON, or that its format cannot read, is refused
+/// with the reason (the parser's byte offset, line and column for JSON), and the last good version
+/// keeps being served.
 final class DocumentLibrary: Sendable {
     /// One served version of a file.
     struct Document: Sendable, Hashable {
@@ -32,6 +34,21 @@ final class DocumentLibrary: Sendable {
         var lastModified: Date
         /// ``lastModified`` as an HTTP date, formatted once per version.
         var lastModifiedText: String
+        /// The format that read this version.
+        var dialect: ConfigDialect
+        /// This version's flags, decoded once, for the OFREP endpoint.
+        var payload: DecodedPayload
+
+        /// Versions are equal when their path, bytes (by entity tag) and date are: the payload is decoded from the bytes.
+        static func == (lhs: Document, rhs: Document) -> Bool {
+            lhs.path == rhs.path && lhs.etag == rhs.etag && lhs.lastModified == rhs.lastModified && lhs.dialect == rhs.dialect
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(path)
+            hasher.combine(etag)
+            hasher.combine(lastModified)
+        }
     }
 
     /// What a refresh found.
@@ -74,11 +91,16 @@ final class DocumentLibrary: Sendable {
     let root: URL
     /// Whether ``root`` is a directory.
     let isDirectory: Bool
+    /// The format every file is read in (`--format`), or nil to detect each file's from its shape.
+    let dialect: ConfigDialect?
     /// What is known of each served file, by URL path.
     private let entries = Locked<[String: Entry]>([:])
 
     /// Opens `path`, or throws a one-line reason when it is neither a file nor a directory.
-    init(path: String) throws(CLIFailure) {
+    init(path: String, dialect: ConfigDialect? = nil) throws(CLIFailure) {
+        if URLScheme.of(path) != nil {
+            throw CLIFailure.input("`serve` serves a file or a folder, and \(path) is a URL; download it first")
+        }
         let url = URL(fileURLWithPath: path).standardizedFileURL
         var directory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &directory) else {
@@ -86,11 +108,17 @@ final class DocumentLibrary: Sendable {
         }
         root = url
         isDirectory = directory.boolValue
+        self.dialect = dialect
     }
 
     /// The URL paths served, sorted.
     var paths: [String] {
         entries.withLock { $0.keys.sorted() }
+    }
+
+    /// The documents served now (a refused file that never held a good version is not among them), by path.
+    var documents: [Document] {
+        entries.withLock { entries in entries.keys.sorted().compactMap { entries[$0]?.good } }
     }
 
     /// Re-reads every file whose stamp changed, and returns what changed.
@@ -121,17 +149,20 @@ final class DocumentLibrary: Sendable {
                 changes.append(.refused(path: path, reason: reason, kept: entry.good))
                 continue
             }
-            if let reason = Self.refusal(of: bytes) {
-                entry.refusal = reason
-                entries[path] = entry
-                changes.append(.refused(path: path, reason: reason, kept: entry.good))
-                continue
-            }
             let etag = Self.entityTag(for: bytes)
             if let good = entry.good, good.etag == etag {
                 entry.refusal = nil
                 entries[path] = entry
-                continue  // Touched, not changed.
+                continue  // Touched, not changed: the version served is these bytes, already decoded.
+            }
+            let decoded: (dialect: ConfigDialect, payload: DecodedPayload)
+            switch Self.decode(bytes, as: dialect) {
+            case .success(let success): decoded = success
+            case .failure(let refusal):
+                entry.refusal = refusal.reason
+                entries[path] = entry
+                changes.append(.refused(path: path, reason: refusal.reason, kept: entry.good))
+                continue
             }
             let fileTime = Date(timeIntervalSince1970: TimeInterval(stamp?.seconds ?? Int(Date().timeIntervalSince1970)))
             var lastModified = fileTime
@@ -140,7 +171,7 @@ final class DocumentLibrary: Sendable {
             }
             let document = Document(
                 path: path, file: file, body: bytes, etag: etag, lastModified: lastModified,
-                lastModifiedText: HTTPDateFormat.string(from: lastModified))
+                lastModifiedText: HTTPDateFormat.string(from: lastModified), dialect: decoded.dialect, payload: decoded.payload)
             changes.append(entry.good == nil ? .loaded(document) : .reloaded(document))
             entry.good = document
             entry.refusal = nil
@@ -164,15 +195,37 @@ final class DocumentLibrary: Sendable {
         }
     }
 
-    /// Why `bytes` cannot be served as a config, or nil when they can.
-    static func refusal(of bytes: Data) -> String? {
-        do throws(PayloadError) {
-            _ = try PlainJSONFormat().decode(bytes)
-            return nil
+    /// Why a version cannot be served.
+    struct Refusal: Error {
+        /// The reason, in one line.
+        var reason: String
+    }
+
+    /// `bytes` decoded in `dialect`, or in the one their shape shows; or why no format reads them.
+    static func decode(_ bytes: Data, as dialect: ConfigDialect?) -> Result<
+        (dialect: ConfigDialect, payload: DecodedPayload), Refusal
+    > {
+        let document: ConfigValue
+        do throws(JSONParseError) {
+            document = try ConfigFile.syntaxParser.parse(bytes)
         } catch {
-            guard let offset = error.offset else { return "not a config: \(error.reason)" }
-            let position = Formatting.lineAndColumn(of: offset, in: bytes)
-            return "not valid JSON at byte \(offset) (line \(position.line), column \(position.column)): \(error.reason)"
+            let position = Formatting.lineAndColumn(of: error.offset, in: bytes)
+            return .failure(
+                Refusal(
+                    reason:
+                        "not valid JSON at byte \(error.offset) (line \(position.line), column \(position.column)): \(error.reason)"
+                ))
+        }
+        guard let chosen = dialect ?? ConfigDialect.detect(document) else {
+            return .failure(Refusal(reason: "no format reads it: it is a JSON \(document.kind), not an object"))
+        }
+        do throws(PayloadError) {
+            return .success((chosen, try chosen.format.decode(bytes)))
+        } catch {
+            let how =
+                dialect == nil
+                ? "its shape shows \(chosen.displayName); choose another with --format" : "--format \(chosen.rawValue)"
+            return .failure(Refusal(reason: "cannot be read as \(chosen.displayName) (\(how)): \(error)"))
         }
     }
 

@@ -2,7 +2,6 @@ import ConfigDomain
 import ConfigPorts
 import FlyingFox
 import Foundation
-import TargetingFormat
 
 /// `serve`'s OFREP endpoint (OpenFeature Remote Evaluation Protocol): the served file's flags,
 /// evaluated for the context each request posts.
@@ -17,8 +16,9 @@ import TargetingFormat
 /// - `GET [/<name>.json]/ofrep/v1/events` — server-sent events: `{"type":"refetchEvaluation", …}`
 ///   each time the file changes (the bulk answer names this stream in `eventStreams`).
 ///
-/// A targeting file (`TargetingJSONFormat`) is evaluated with its rules; any other JSON object serves
-/// each member as a `STATIC` flag. `--delay` and `--status` apply here too.
+/// The file is evaluated in its format (`--format`, or the one its shape shows): the library's targeting
+/// dialect, GrowthBook, Unleash, flagd, LaunchDarkly, ConfigCat, a Firebase template, an OFREP bulk answer,
+/// or plain JSON, whose members are `STATIC` flags. `--delay` and `--status` apply here too.
 struct OFREPResponder: Sendable {
     /// What an OFREP path asks for.
     enum Route: Sendable, Hashable {
@@ -117,7 +117,7 @@ struct OFREPResponder: Sendable {
         case .document(let found):
             document = found
         }
-        let payload = Self.decode(document.body)
+        let payload = document.payload
         switch route {
         case .single(_, let key):
             let evaluation = payload.evaluate(key, in: context)
@@ -145,12 +145,6 @@ struct OFREPResponder: Sendable {
         case .events:
             return json(405, ["errorDetails": "open the event stream with GET"], record: &record)
         }
-    }
-
-    /// The decoded document: a targeting file with its rules, else every member as a plain value.
-    static func decode(_ bytes: Data) -> DecodedPayload {
-        if let targeted = try? TargetingJSONFormat().decode(bytes) { return targeted }
-        return (try? PlainJSONFormat().decode(bytes)) ?? DecodedPayload(values: [:])
     }
 
     /// An OFREP error code and details, for a request whose context cannot be used.

@@ -73,9 +73,11 @@ final class Console: Sendable {
     /// Writes `error: <message>` to standard error: one line a person can act on.
     func failure(_ message: String) {
         let flattened = message.replacingOccurrences(of: "\n", with: " ")
-        let label = Self.apply([.red, .bold], to: "error:", enabled: colorsErrors)
-        errorLine("\(label) \(flattened)")
+        errorLine("\(errorLabel) \(flattened)")
     }
+
+    /// `error:`, in red and bold when standard error is coloured.
+    var errorLabel: String { Self.apply([.red, .bold], to: "error:", enabled: colorsErrors) }
 
     /// Writes `warning: <message>` to standard error.
     func warning(_ message: String) {
