@@ -51,26 +51,51 @@ guard arguments.count == 3, let count = Int(arguments[2]) else {
 }
 let contexts = ServerWorkload.contexts(count: 1_024)
 var checksum = 0
+var cpuNanoseconds = 0
+
+/// Runs `body` and adds its CPU time to `cpuNanoseconds`.
+@MainActor func measured(_ body: () -> Void) {
+    func now() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return time.tv_sec * 1_000_000_000 + time.tv_nsec
+    }
+    let start = now()
+    body()
+    cpuNanoseconds += now() - start
+}
 switch arguments[1] {
 case "plain":
     let client = try makeClient()
-    for _ in 0..<count where client[plainKey] { checksum += 1 }
+    measured {
+        for _ in 0..<count where client[plainKey] { checksum += 1 }
+    }
 case "plain.targeted":
     let client = try makeClient()
-    for _ in 0..<count where client[ServerWorkload.checkout] { checksum += 1 }
+    measured {
+        for _ in 0..<count where client[ServerWorkload.checkout] { checksum += 1 }
+    }
 case "plain.hooked":
     let client = try makeClient { $0.hook(NoOpHook()) }
-    for _ in 0..<count where client[plainKey] { checksum += 1 }
+    measured {
+        for _ in 0..<count where client[plainKey] { checksum += 1 }
+    }
 case "plain.contextSource":
     let client = try makeClient { $0.contextSource(FixedSource(context: contexts[5])) }
-    for _ in 0..<count where client[plainKey] { checksum += 1 }
+    measured {
+        for _ in 0..<count where client[plainKey] { checksum += 1 }
+    }
 case "valueFor":
     let client = try makeClient()
-    for index in 0..<count where client[ServerWorkload.checkout, for: contexts[index & 1_023]] { checksum += 1 }
+    measured {
+        for index in 0..<count where client[ServerWorkload.checkout, for: contexts[index & 1_023]] { checksum += 1 }
+    }
 case "detailsFor":
     let client = try makeClient()
-    for index in 0..<count where client.details(ServerWorkload.checkout, for: contexts[index & 1_023]).value {
-        checksum += 1
+    measured {
+        for index in 0..<count where client.details(ServerWorkload.checkout, for: contexts[index & 1_023]).value {
+            checksum += 1
+        }
     }
 case "serviceContext":
     let client = try makeClient { $0.contextSource(ServiceContextSource()) }
@@ -79,19 +104,25 @@ case "serviceContext":
         request.evaluationContext = context
         return request
     }
-    for index in 0..<count {
-        ServiceContext.withValue(requests[index & 1_023]) { if client[ServerWorkload.checkout] { checksum += 1 } }
+    measured {
+        for index in 0..<count {
+            ServiceContext.withValue(requests[index & 1_023]) { if client[ServerWorkload.checkout] { checksum += 1 } }
+        }
     }
 case "exposure.repeat":
     let client = try makeClient { $0.reportingExposures() }
-    for _ in 0..<count where client[ServerWorkload.checkout] { checksum += 1 }
+    measured {
+        for _ in 0..<count where client[ServerWorkload.checkout] { checksum += 1 }
+    }
 case "contextChange":
     let client = try makeClient()
-    for index in 0..<count {
-        checksum += client.updateContext { $0 = TargetingWorkload.contexts[(index + 1) % 2] }.count
+    measured {
+        for index in 0..<count {
+            checksum += client.updateContext { $0 = TargetingWorkload.contexts[(index + 1) % 2] }.count
+        }
     }
 default:
     print("unknown mode \(arguments[1])")
     exit(2)
 }
-print("checksum \(checksum)")
+print("checksum \(checksum), \(Double(cpuNanoseconds) / Double(count)) ns of CPU per operation")
