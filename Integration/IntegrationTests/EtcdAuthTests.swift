@@ -48,14 +48,14 @@ struct EtcdAuthTests {
         let subscription = SignalSubscription(watcher)
         defer { subscription.stop() }
         var signals = subscription.signals.makeAsyncIterator()
-        guard case .payload? = await signals.next() else {
+        guard case .payload? = await signals.nextChange() else {
             Issue.record("the watcher must signal the current payload")
             return
         }
         let publisher = try EtcdPublisher(connection: Self.connection(cluster, credentials: Self.app))
         let published = try await publisher.publish(Data(#"{"a":2}"#.utf8), to: key)
         #expect(published > revision)
-        guard case .payload(let changed)? = await signals.next() else {
+        guard case .payload(let changed)? = await signals.nextChange() else {
             Issue.record("the watcher must signal the published payload")
             return
         }
@@ -73,7 +73,7 @@ struct EtcdAuthTests {
         let subscription = SignalSubscription(watcher)
         defer { subscription.stop() }
         var signals = subscription.signals.makeAsyncIterator()
-        guard case .payload? = await signals.next(), case .modified = try await fetcher.fetch(FetchRequest()) else {
+        guard case .payload? = await signals.nextChange(), case .modified = try await fetcher.fetch(FetchRequest()) else {
             Issue.record("the first read and signal must succeed")
             return
         }
@@ -91,7 +91,7 @@ struct EtcdAuthTests {
             return
         }
         #expect(fetched.validators.etag == String(revision))
-        guard case .payload(let signalled)? = await signals.next() else {
+        guard case .payload(let signalled)? = await signals.nextChange() else {
             Issue.record("the watcher must carry on")
             return
         }

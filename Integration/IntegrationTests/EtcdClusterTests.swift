@@ -193,7 +193,7 @@ struct EtcdClusterTests {
         let subscription = SignalSubscription(watcher)
         defer { subscription.stop() }
         var signals = subscription.signals.makeAsyncIterator()
-        guard case .payload(let first)? = await signals.next() else {
+        guard case .payload(let first)? = await signals.nextChange() else {
             Issue.record("the first signal must be the current payload")
             return
         }
@@ -203,7 +203,7 @@ struct EtcdClusterTests {
         for n in 1...25 { published.append(try await cluster.put(key, #"{"n":\#(n)}"#)) }
         var received: [String] = []
         var bodies: [Data] = []
-        while received.count < published.count, let signal = await signals.next() {
+        while received.count < published.count, let signal = await signals.nextChange() {
             guard case .payload(let payload) = signal else {
                 Issue.record("a valid document must be signalled as a payload, got \(signal)")
                 return

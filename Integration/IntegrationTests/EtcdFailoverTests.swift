@@ -32,7 +32,7 @@ struct EtcdFailoverTests {
         let subscription = SignalSubscription(watcher)
         defer { subscription.stop() }
         var signals = subscription.signals.makeAsyncIterator()
-        guard case .payload(let first)? = await signals.next() else {
+        guard case .payload(let first)? = await signals.nextChange() else {
             Issue.record("the first signal must be the current payload")
             return
         }
@@ -48,7 +48,7 @@ struct EtcdFailoverTests {
         for n in 11...20 { published.append(try await cluster.put(key, #"{"n":\#(n)}"#)) }
         var received: [String] = []
         var last: FetchedPayload?
-        while received.count < published.count, let signal = await signals.next() {
+        while received.count < published.count, let signal = await signals.nextChange() {
             guard case .payload(let payload) = signal else {
                 Issue.record("expected payloads only, got \(signal)")
                 break
@@ -85,7 +85,7 @@ struct EtcdFailoverTests {
         let subscription = SignalSubscription(watcher)
         defer { subscription.stop() }
         var signals = subscription.signals.makeAsyncIterator()
-        guard case .payload? = await signals.next() else {
+        guard case .payload? = await signals.nextChange() else {
             Issue.record("the first signal must be the current payload")
             return
         }
@@ -98,7 +98,7 @@ struct EtcdFailoverTests {
         await clock.waitForSleepers(count: 1)
         clock.advance(by: 30)
 
-        guard case .payload(let reread)? = await signals.next() else {
+        guard case .payload(let reread)? = await signals.nextChange() else {
             Issue.record("after the re-read, the watcher must signal the current payload")
             return
         }
@@ -108,7 +108,7 @@ struct EtcdFailoverTests {
 
         cluster.thaw(follower)
         let next = try await cluster.put(key, #"{"n":4}"#)
-        guard case .payload(let after)? = await signals.next() else {
+        guard case .payload(let after)? = await signals.nextChange() else {
             Issue.record("the watcher must carry on after the re-read")
             return
         }

@@ -25,6 +25,10 @@ import Foundation
 ///   from etcd and are not signalled one by one.
 /// - **Auth**: a token etcd refuses is replaced from the credentials, and the watch reopened.
 /// - **Backoff**: after every endpoint failed in a row it waits (``EtcdConnection/reconnectDelay``).
+/// - **Connection reports**: `.connection(.disconnected(reason:retryIn:))` when the watch drops
+///   (and again before each wait, saying how long), `.connection(.connected)` once a watch is live
+///   again; the client's state is `STALE` in between. A quiet watch reopened after
+///   ``EtcdConnection/watchIdleTimeout`` is not reported unless the reopening fails.
 /// - A key that is missing or a document that is not a JSON object is signalled as
 ///   `.changed(version:)`: the client's fetch then reports the ``EtcdError`` and keeps the last
 ///   good configuration.

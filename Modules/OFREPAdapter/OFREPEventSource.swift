@@ -3,10 +3,6 @@ import ConfigPorts
 import Foundation
 import HTTPSupport
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A push source over the server-sent events an OFREP server names in its bulk evaluations
 /// (`eventStreams` of type `sse`, OFREP's ADR 0008): made by ``OFREPFetcher/eventSource(configuration:)``.
 ///
@@ -16,8 +12,12 @@ import HTTPSupport
 /// connection opens (the client then fetches, as the protocol asks after a reconnection) and for
 /// each `refetchEvaluation` event, whose `etag` and `lastModified` the fetch sends back as
 /// `flagConfigEtag` and `flagConfigLastModified`. Events of other types are ignored. A dropped
-/// connection reconnects with exponential backoff and full jitter. Stream URLs may carry tokens:
-/// they appear in no name or message.
+/// connection, or one silent for longer than the heartbeat timeout, reconnects with exponential
+/// backoff and full jitter. Stream URLs may carry tokens: they appear in no name or message.
+///
+/// It reports its connection: `.connection(.disconnected(reason:retryIn:))` when a stream drops
+/// (with the wait before it reconnects) and `.connection(.connected)` once every stream named is
+/// connected again, so the client's status says when push is down.
 public final class OFREPEventSource: ChangeSignalSource {
     /// How the source reconnects.
     public struct Configuration: Sendable {
@@ -27,12 +27,33 @@ public final class OFREPEventSource: ChangeSignalSource {
         public var maxDelay: TimeInterval
         /// The longest line accepted from a stream, in bytes; a longer one drops the connection. Default 64 KiB.
         public var maxLineBytes: Int
+        /// Drop and reopen a stream on which nothing (not even a comment) arrived for this many seconds;
+        /// `nil` never does. Default 45: keep it above the server's heartbeat interval (`remote-config
+        /// serve` sends one every 15 s). A reopened stream costs one bulk evaluation, usually a `304`.
+        public var heartbeatTimeout: TimeInterval?
+        /// The clock that waits between attempts and measures silence (inject `ManualClock` in tests).
+        public var clock: any ConfigClock
+        /// The source of jitter, a number in `0..<1` (tests make it fixed).
+        public var random: @Sendable () -> Double
 
         /// Creates the settings.
-        public init(initialDelay: TimeInterval = 0.5, maxDelay: TimeInterval = 30, maxLineBytes: Int = 64 * 1024) {
+        public init(
+            initialDelay: TimeInterval = 0.5, maxDelay: TimeInterval = 30, maxLineBytes: Int = 64 * 1024,
+            heartbeatTimeout: TimeInterval? = 45, clock: any ConfigClock = SystemClock(),
+            random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        ) {
             self.initialDelay = initialDelay
             self.maxDelay = maxDelay
             self.maxLineBytes = maxLineBytes
+            self.heartbeatTimeout = heartbeatTimeout
+            self.clock = clock
+            self.random = random
+        }
+
+        /// The wait after `failures` consecutive failed or ended connections (n ≥ 1), with full jitter.
+        func delay(afterFailures failures: Int) -> TimeInterval {
+            let ceiling = min(maxDelay, initialDelay * pow(2, Double(min(max(failures, 1) - 1, 30))))
+            return max(ceiling, 0.001) * min(max(random(), 0), 1)
         }
     }
 
@@ -42,6 +63,8 @@ public final class OFREPEventSource: ChangeSignalSource {
     public let configuration: Configuration
     private let links: StreamLinks
     private let headers: [String: String]
+    /// One session for every connection of the source (its deinit cancels what is still open).
+    private let session = StreamingSession()
 
     init(links: StreamLinks, endpoint: String, headers: [String: String], configuration: Configuration) {
         self.links = links
@@ -53,23 +76,24 @@ public final class OFREPEventSource: ChangeSignalSource {
     /// Follows the event streams the fetcher's bulk evaluations name, until the consuming task is cancelled.
     public func signals() -> AsyncStream<ChangeSignal> {
         let (stream, continuation) = AsyncStream<ChangeSignal>.makeStream(bufferingPolicy: .bufferingNewest(8))
-        let task = Task { [links, headers, configuration] in
+        let task = Task { [links, headers, configuration, session] in
+            let board = ConnectionBoard(signals: continuation)
             var connections: Task<Void, Never>?
             var current: [URL] = []
             for await urls in links.updates() {
                 if urls == current { continue }
                 connections?.cancel()
                 current = urls
+                board.follow(urls)
                 guard !urls.isEmpty else { continue }
                 connections = Task {
                     await withTaskGroup(of: Void.self) { group in
-                        for url in urls {
-                            group.addTask {
-                                await EventStreamConnection(
-                                    url: url, headers: headers, configuration: configuration, links: links
-                                )
-                                .run(yieldingInto: continuation)
-                            }
+                        for (index, url) in urls.enumerated() {
+                            let stream = EventStreamConnection(
+                                url: url,
+                                label: urls.count == 1 ? "the event stream" : "event stream \(index + 1) of \(urls.count)",
+                                headers: headers, configuration: configuration, links: links, session: session)
+                            group.addTask { await stream.run(yieldingInto: continuation, board: board) }
                         }
                     }
                 }
@@ -81,134 +105,48 @@ public final class OFREPEventSource: ChangeSignalSource {
     }
 }
 
-/// One event stream, reconnected until its task is cancelled.
-struct EventStreamConnection: Sendable {
-    let url: URL
-    let headers: [String: String]
-    let configuration: OFREPEventSource.Configuration
-    let links: StreamLinks
-
-    /// Connects, reads events and yields their signals, and reconnects with backoff, until cancelled.
-    func run(yieldingInto signals: AsyncStream<ChangeSignal>.Continuation) async {
-        var failures = 0
-        var lastEventID: String?
-        while !Task.isCancelled {
-            let delivered = await connectOnce(lastEventID: &lastEventID, signals: signals)
-            if Task.isCancelled { return }
-            failures = delivered ? 1 : failures + 1
-            let ceiling = min(configuration.maxDelay, configuration.initialDelay * pow(2, Double(min(failures - 1, 30))))
-            let delay = Double.random(in: 0...max(ceiling, 0.001))
-            do {
-                try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
-            } catch {
-                return
-            }
-        }
+/// The connection state of a source's streams, reported as `.connection` signals: down while any
+/// stream the latest bulk evaluation named is down, connected once they all are again.
+final class ConnectionBoard: Sendable {
+    private struct State {
+        var current: Set<URL> = []
+        /// The streams that are down.
+        var down: Set<URL> = []
     }
 
-    /// Reads one connection until it ends; whether it was accepted.
-    private func connectOnce(lastEventID: inout String?, signals: AsyncStream<ChangeSignal>.Continuation) async -> Bool {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
-        request.httpMethod = "GET"
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
-        request.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
-        if let lastEventID { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
-        let session = StreamingSession()
-        let (events, continuation) = AsyncStream.makeStream(of: StreamPart.self)
-        let cancel = session.start(request, into: continuation)
-        defer {
-            continuation.finish()
-            cancel()
-            withExtendedLifetime(session) {}  // Its deinit cancels the connection: not before the stream is read.
-        }
-        var lines = EventLines(maxLineBytes: configuration.maxLineBytes, lastEventID: lastEventID)
-        var accepted = false
-        for await part in events {
-            switch part {
-            case .response(let status, let contentType):
-                let media = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-                guard status == 200, media == "text/event-stream" else { return false }
-                accepted = true
-                // After each (re)connection the client fetches: events may have been missed.
-                signals.yield(.changed(version: nil))
-            case .data(let chunk):
-                guard let items = lines.feed(chunk) else { return accepted }
-                lastEventID = lines.lastEventID
-                for data in items {
-                    guard let event = try? JSONParser().parse(Data(data.utf8)), event["type"]?.stringValue == "refetchEvaluation"
-                    else { continue }
-                    let lastModified: String? =
-                        switch event["lastModified"] {
-                        case .int(let seconds)?: String(seconds)
-                        case .string(let text)?: text
-                        default: nil
-                        }
-                    links.hint(StreamLinks.Hint(etag: event["etag"]?.stringValue, lastModified: lastModified))
-                    signals.yield(.changed(version: nil))
-                }
-            case .completed:
-                return accepted
-            }
-        }
-        return accepted
-    }
-}
+    private let state = Locked(State())
+    private let signals: AsyncStream<ChangeSignal>.Continuation
 
-/// The little of the event-stream format OFREP needs: `data:` lines joined by line feeds and
-/// dispatched by a blank line, `id:` kept for `Last-Event-ID`, comments and other fields ignored.
-/// Lines end with LF, CR LF or CR, also when a CR LF is split between two chunks.
-struct EventLines {
-    let maxLineBytes: Int
-    private(set) var lastEventID: String?
-    private var line: [UInt8] = []
-    private var afterCR = false
-    private var data: [UInt8]?
+    init(signals: AsyncStream<ChangeSignal>.Continuation) { self.signals = signals }
 
-    init(maxLineBytes: Int, lastEventID: String?) {
-        self.maxLineBytes = maxLineBytes
-        self.lastEventID = lastEventID
+    /// The streams to follow from now on; those no longer named stop counting (and may make the source connected).
+    func follow(_ urls: [URL]) {
+        let recovered = state.withLock { state -> Bool in
+            let wasDown = !state.down.isEmpty
+            state.current = Set(urls)
+            state.down.formIntersection(state.current)
+            return wasDown && state.down.isEmpty
+        }
+        if recovered { signals.yield(.connection(.connected)) }
     }
 
-    /// The data of each event the chunk completes; nil when a line passed the limit (drop the connection).
-    mutating func feed(_ chunk: Data) -> [String]? {
-        var events: [String] = []
-        for byte in chunk {
-            switch byte {
-            case 0x0A where afterCR:
-                afterCR = false
-            case 0x0A, 0x0D:
-                afterCR = byte == 0x0D
-                if let event = endLine() { events.append(event) }
-            default:
-                afterCR = false
-                guard line.count < maxLineBytes else { return nil }
-                line.append(byte)
-            }
+    /// The stream at `url` is connected: the source is, unless another stream is down.
+    func connected(_ url: URL) {
+        let allUp = state.withLock { state -> Bool in
+            guard state.current.contains(url) else { return false }
+            state.down.remove(url)
+            return state.down.isEmpty
         }
-        return events
+        if allUp { signals.yield(.connection(.connected)) }
     }
 
-    /// Ends the current line; the event's data when the line is blank and an event has data.
-    private mutating func endLine() -> String? {
-        defer { line.removeAll(keepingCapacity: true) }
-        if line.isEmpty {
-            defer { data = nil }
-            return data.map { String(decoding: $0, as: UTF8.self) }
+    /// The stream at `url` dropped, why (never naming the URL), and when it reconnects.
+    func disconnected(_ url: URL, reason: String, retryIn: TimeInterval) {
+        let counts = state.withLock { state -> Bool in
+            guard state.current.contains(url) else { return false }
+            state.down.insert(url)
+            return true
         }
-        let colon = line.firstIndex(of: UInt8(ascii: ":"))
-        if colon == 0 { return nil }  // A comment, such as a heartbeat.
-        let field = String(decoding: line[..<(colon ?? line.endIndex)], as: UTF8.self)
-        var value = colon.map { Array(line[($0 + 1)...]) } ?? []
-        if value.first == UInt8(ascii: " ") { value.removeFirst() }
-        switch field {
-        case "data":
-            if data == nil { data = value } else { data?.append(0x0A); data?.append(contentsOf: value) }
-        case "id" where !value.contains(0):
-            lastEventID = value.isEmpty ? nil : String(decoding: value, as: UTF8.self)
-        default:
-            break
-        }
-        return nil
+        if counts { signals.yield(.connection(.disconnected(reason: reason, retryIn: retryIn))) }
     }
 }

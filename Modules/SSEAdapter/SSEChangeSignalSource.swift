@@ -11,6 +11,10 @@ import HTTPSupport
 /// timeout, and caps line and event sizes. The stream ends, and the connection closes, when the
 /// consuming task is cancelled.
 ///
+/// It reports its connection in the stream: `.connection(.connected)` when the server accepts,
+/// and `.connection(.disconnected(reason:retryIn:))` when the connection ends, is refused or is
+/// paused, with the wait before the next attempt, so the client's status says when push is down.
+///
 /// ```swift
 /// let events = try SSEChangeSignalSource(url: URL(string: "https://config.example.com/events")!)
 /// let client = try RemoteConfigClient.builder(fetcher: fetcher).push(events).build()

@@ -8,7 +8,9 @@ import HTTPSupport
 #endif
 
 /// One subscription: connects, reads events and yields their signals, and reconnects with
-/// backoff and `Last-Event-ID` until its task is cancelled.
+/// backoff and `Last-Event-ID` until its task is cancelled. It reports its connection as it goes:
+/// `.connection(.connected)` when the server accepts, `.connection(.disconnected(reason:retryIn:))`
+/// when the connection ends or is refused (with the wait before the next attempt) or is paused.
 struct SSEConnection: Sendable {
     let url: URL
     let name: String
@@ -39,6 +41,7 @@ struct SSEConnection: Sendable {
             if ending.delivered { failures = 0 }
             if ending.paused {
                 configuration.onEvent?(.paused)
+                signals.yield(.connection(.disconnected(reason: "paused by the app; resume() reconnects", retryIn: nil)))
                 continue
             }
             failures += 1
@@ -46,6 +49,8 @@ struct SSEConnection: Sendable {
             let delay = configuration.reconnect.delay(
                 afterFailures: failures, serverRetry: serverRetry, random: configuration.random())
             configuration.onEvent?(.waiting(seconds: delay))
+            let reason = ending.error?.message ?? "\(name) ended the stream"
+            signals.yield(.connection(.disconnected(reason: reason, retryIn: delay)))
             do {
                 try await configuration.clock.sleep(for: delay)
             } catch {
@@ -87,6 +92,7 @@ struct SSEConnection: Sendable {
                     return ending
                 }
                 configuration.onEvent?(.connected)
+                signals.yield(.connection(.connected))
                 if configuration.signalsOnConnect { signals.yield(.changed(version: nil)) }
             case .part(.data(let chunk)):
                 activity.withLock { $0 = clock.now() }

@@ -24,6 +24,9 @@ private final class Feed: Sendable {
 
     func send(_ text: String) { continuation.yield(Data(text.utf8)) }
 
+    /// Ends the response (the server closes the stream).
+    func close() { continuation.finish() }
+
     struct Bytes: AsyncBufferedSequence, Sendable {
         typealias Element = UInt8
         let stream: AsyncStream<Data>
@@ -119,6 +122,7 @@ struct OFREPEventSourceTests {
             _ = try await fetcher.fetch(FetchRequest())
             let feed = await server.feed(1)
             #expect(feed.path == "/events")
+            #expect(await signals.next() == .connection(.connected))
             #expect(await signals.next() == .changed(version: nil))  // the connection opened: fetch
 
             feed.send(": heartbeat\n\nevent: message\ndata: {\"type\":\"somethingElse\"}\n\n")
@@ -144,11 +148,13 @@ struct OFREPEventSourceTests {
             server.announce(#"[{"type":"sse","endpoint":{"requestUri":"/first"}}]"#)
             _ = try await fetcher.fetch(FetchRequest())
             #expect(await server.feed(1).path == "/first")
+            #expect(await signals.next() == .connection(.connected))
             #expect(await signals.next() == .changed(version: nil))
             server.announce(
                 #"[{"type":"sse","endpoint":{"origin":"\#(http.url("/").absoluteString.dropLast())","requestUri":"/second"}}]"#)
             _ = try await fetcher.fetch(FetchRequest())
             #expect(await server.feed(2).path == "/second")
+            #expect(await signals.next() == .connection(.connected))
             #expect(await signals.next() == .changed(version: nil))
             let stale = await server.feed(1)
             stale.send("data: {\"type\":\"refetchEvaluation\"}\n\n")  // the old connection is closed: nothing arrives
@@ -168,5 +174,113 @@ struct OFREPEventSourceTests {
         #expect(lines.lastEventID == "7")
         #expect(lines.feed(Data("\n\nevent: x\n\n".utf8)) == [])  // no data: nothing dispatched
         #expect(lines.feed(Data(String(repeating: "x", count: 65).utf8)) == nil)  // over the line limit
+    }
+}
+
+/// The OFREP source's connection reports, heartbeat timeout and reconnect delays, on a manual clock.
+@Suite("OFREP event source: connection reports")
+struct OFREPEventSourceConnectionTests {
+    /// Runs `body` with a fetcher whose bulk evaluations name `streams` event streams on a test server,
+    /// and the signals of its event source (the configuration changed by `configure`, on `clock`).
+    private func withSignals(
+        streams: Int = 1, clock: ManualClock, configure: (inout OFREPEventSource.Configuration) -> Void = { _ in },
+        _ body: (inout AsyncStream<ChangeSignal>.Iterator, PushingServer) async throws -> Void
+    ) async throws {
+        let server = PushingServer()
+        try await TestHTTPServer.with({ await server.respond($0) }) { http in
+            let fetcher = try OFREPFetcher(endpoint: http.url("/"))
+            var configuration = OFREPEventSource.Configuration(
+                initialDelay: 2, maxDelay: 8, heartbeatTimeout: nil, clock: clock, random: { 0.5 })
+            configure(&configuration)
+            let subscription = SignalSubscription(fetcher.eventSource(configuration: configuration))
+            defer { subscription.stop() }
+            var signals = subscription.signals.makeAsyncIterator()
+            let named = (1...streams).map { index in
+                let url = http.url("/events/\(index)").absoluteString
+                return #"{"type":"sse","url":"\#(url)"}"#
+            }
+            server.announce("[" + named.joined(separator: ",") + "]")
+            _ = try await fetcher.fetch(FetchRequest())
+            try await body(&signals, server)
+        }
+    }
+
+    /// The next connection report, skipping changes.
+    private func nextReport(_ signals: inout AsyncStream<ChangeSignal>.Iterator) async -> PushConnection? {
+        while let signal = await signals.next() {
+            if case .connection(let connection) = signal { return connection }
+        }
+        return nil
+    }
+
+    @Test("a stream the server ends is reported down with the reconnect delay, and connected again when back")
+    func endedStream() async throws {
+        let clock = ManualClock()
+        try await withSignals(clock: clock) { signals, server in
+            let first = await server.feed(1)
+            #expect(await nextReport(&signals) == .connected)
+            first.close()
+            guard case .disconnected(let reason, let retryIn)? = await nextReport(&signals) else {
+                Issue.record("an ended stream must be reported down")
+                return
+            }
+            #expect(reason == "the server ended the event stream")
+            #expect(!reason.contains("127.0.0.1"), "a stream URL may carry a token: never in a message")
+            #expect(retryIn == 1, "half (random 0.5) of the first delay, 2 s")
+            await clock.waitForSleepers(count: 1)
+            clock.advance(by: 1)
+            _ = await server.feed(2)
+            #expect(await nextReport(&signals) == .connected)
+        }
+    }
+
+    @Test("a stream silent past the heartbeat timeout is dropped, reported down, and reopened")
+    func silentStream() async throws {
+        let clock = ManualClock()
+        try await withSignals(clock: clock, configure: { $0.heartbeatTimeout = 30 }) { signals, server in
+            let first = await server.feed(1)
+            #expect(await nextReport(&signals) == .connected)
+            first.send(": heartbeat\n\n")
+            await clock.waitForSleepers(count: 1)
+            clock.advance(by: 30)
+            guard case .disconnected(let reason, _)? = await nextReport(&signals) else {
+                Issue.record("a silent stream must be reported down")
+                return
+            }
+            #expect(reason.contains("nothing arrived on the event stream for 30"), "\(reason)")
+            await clock.waitForSleepers(count: 1)
+            clock.advance(by: 1)
+            _ = await server.feed(2)
+            #expect(await nextReport(&signals) == .connected)
+        }
+    }
+
+    @Test("with two streams, the source is down while either is, and connected only once both are back")
+    func twoStreams() async throws {
+        let clock = ManualClock()
+        try await withSignals(streams: 2, clock: clock) { signals, server in
+            let first = await server.feed(1)
+            _ = await server.feed(2)
+            #expect(await nextReport(&signals) == .connected)
+            #expect(await nextReport(&signals) == .connected)
+            first.close()
+            guard case .disconnected(let reason, _)? = await nextReport(&signals) else {
+                Issue.record("a dropped stream must be reported down")
+                return
+            }
+            #expect(reason.contains("event stream 1 of 2") || reason.contains("event stream 2 of 2"), "\(reason)")
+            await clock.waitForSleepers(count: 1)
+            clock.advance(by: 1)
+            _ = await server.feed(3)
+            #expect(await nextReport(&signals) == .connected)
+        }
+    }
+
+    @Test("the reconnect delay doubles from the initial delay up to the maximum, with full jitter")
+    func delays() {
+        let full = OFREPEventSource.Configuration(initialDelay: 0.5, maxDelay: 2, random: { 1 })
+        #expect((1...5).map { full.delay(afterFailures: $0) } == [0.5, 1, 2, 2, 2])
+        let none = OFREPEventSource.Configuration(initialDelay: 0.5, maxDelay: 2, random: { 0 })
+        #expect(none.delay(afterFailures: 3) == 0)
     }
 }

@@ -55,6 +55,7 @@ struct SSEChangeSignalSourceTests {
         try await withSource { source, endpoint, _, _ in
             var signals = source.signals().makeAsyncIterator()
             let feed = await endpoint.connection(1)
+            #expect(await signals.next() == .connection(.connected))
             #expect(await signals.next() == .changed(version: nil))
             feed.send(": hello\n\nevent: ping\ndata: ignored\n\ndata: \"v2\"\n\n")
             #expect(await signals.next() == .changed(version: "\"v2\""))
@@ -72,6 +73,7 @@ struct SSEChangeSignalSourceTests {
             feed.send("id: \"p1\"\ndata: {\"a\":\ndata: 1}\n\n")
             let expected = FetchedPayload(
                 bytes: Data("{\"a\":\n1}".utf8), validators: Validators(etag: "\"p1\""), source: source.name)
+            #expect(await signals.next() == .connection(.connected))
             #expect(await signals.next() == .payload(expected))
         }
     }
@@ -203,13 +205,20 @@ struct SSEChangeSignalSourceTests {
         try await withSource { source, endpoint, log, _ in
             var signals = source.signals().makeAsyncIterator()
             _ = await endpoint.connection(1)
+            #expect(await signals.next() == .connection(.connected))
             #expect(await signals.next() == .changed(version: nil))
             source.pause()
             #expect(source.isPaused)
             await log.waitCounting(1) { $0 == .paused }
             #expect(endpoint.count == 1)
+            guard case .connection(.disconnected(let reason, let retryIn))? = await signals.next() else {
+                Issue.record("pausing must report the connection down")
+                return
+            }
+            #expect(reason.contains("paused") && retryIn == nil, "\(reason)")
             source.resume()
             let second = await endpoint.connection(2)
+            #expect(await signals.next() == .connection(.connected))
             #expect(await signals.next() == .changed(version: nil))
             second.send("data: v3\n\n")
             #expect(await signals.next() == .changed(version: "v3"))

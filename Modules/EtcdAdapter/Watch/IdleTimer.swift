@@ -7,10 +7,18 @@ import Foundation
 /// The period is the request timeout until the watch is ``confirmLive()``d (a member that does
 /// not even answer is left quickly), then the idle timeout (`nil`: no limit once live).
 final class IdleTimer: Sendable {
+    /// Which period ran out.
+    enum Expiry: Sendable, Equatable {
+        /// The watch was never confirmed within the request timeout: the member did not answer.
+        case unconfirmed
+        /// A confirmed watch stayed silent past the idle timeout: it may be fine and only quiet.
+        case silent
+    }
+
     private struct State: Sendable {
         var lastActivity: Date
         var live = false
-        var expired = false
+        var expiry: Expiry?
     }
 
     private let clock: any ConfigClock
@@ -29,7 +37,7 @@ final class IdleTimer: Sendable {
                     guard let period = current.live ? idle : connecting else { return }
                     let silence = clock.now().timeIntervalSince(current.lastActivity)
                     if silence >= period {
-                        state.withLock { $0.expired = true }
+                        state.withLock { $0.expiry = current.live ? .silent : .unconfirmed }
                         return expire()
                     }
                     do { try await clock.sleep(for: period - silence) } catch { return }
@@ -38,8 +46,8 @@ final class IdleTimer: Sendable {
         }
     }
 
-    /// Whether the stream was found silent and `expire` was called.
-    var hasExpired: Bool { state.withLock { $0.expired } }
+    /// Which period ran out and made it call `expire`, or nil while none has.
+    var expiry: Expiry? { state.withLock { $0.expiry } }
 
     /// Something arrived.
     func touch() {

@@ -17,6 +17,10 @@ import Foundation
 /// - A state that makes no payload (the key is missing, the document is not a JSON object) is
 ///   signalled as `.changed(version:)`, so the client's fetch reports why and keeps its last good
 ///   configuration.
+/// - **Connection reports**: `.connection(.connected)` when a watch is created after none was
+///   live, `.connection(.disconnected(reason:retryIn:))` when the watch (or the read before it)
+///   fails: once at the start of an outage, then before each wait, with its length. A quiet watch
+///   reopened, or a token replaced, is not an outage unless what follows fails too.
 struct WatchLoop: Sendable {
     let gateway: Gateway
     let layout: EtcdLayout
@@ -29,6 +33,8 @@ struct WatchLoop: Sendable {
         var failures = 0
         /// Which token the next watch needs: after etcd refused one, another.
         var tokenNeed = TokenKeeper.Need.current
+        /// What the loop last reported of its connection; `nil` before the first report.
+        var connection: PushConnection?
     }
 
     /// Runs until the consuming task is cancelled.
@@ -54,6 +60,7 @@ struct WatchLoop: Sendable {
                     continue
                 }
                 if case .endpoint = error { gateway.moveOn(from: index) }
+                if case .silent = error { gateway.moveOn(from: index) }
                 if case .tokenRejected(let token) = error { progress.tokenNeed = .replacing(token) }
                 progress.failures += 1
                 // The first retry is at once (a stream that was live dropped: most likely its member
@@ -61,9 +68,10 @@ struct WatchLoop: Sendable {
                 let count = gateway.endpointCount
                 var mustWait = progress.failures > 1 && (progress.failures - 1) % count == 0
                 if case .failed = error { mustWait = true }
+                let round = max(1, (progress.failures - 1) / count)
+                let wait = mustWait ? backoff.delay(afterFailures: round, random: gateway.connection.random()) : 0
+                reportDown(error, retryIn: wait, waits: mustWait, &progress)
                 if mustWait {
-                    let round = max(1, (progress.failures - 1) / count)
-                    let wait = backoff.delay(afterFailures: round, random: gateway.connection.random())
                     do { try await gateway.connection.clock.sleep(for: wait) } catch { return }
                 }
             }
@@ -83,6 +91,21 @@ struct WatchLoop: Sendable {
             default: throw .failed(error)
             }
         }
+    }
+
+    /// Reports the watch down after `error`: at the first failure of an outage, and again before each
+    /// wait (with its length). A routine reopen (``WatchEnd/isRoutine``) is reported only before a wait.
+    private func reportDown(_ error: WatchEnd, retryIn: TimeInterval, waits: Bool, _ progress: inout Progress) {
+        var alreadyDown = false
+        if case .disconnected? = progress.connection { alreadyDown = true }
+        guard waits || (!error.isRoutine && !alreadyDown) else { return }
+        report(.disconnected(reason: error.reason, retryIn: retryIn), &progress)
+    }
+
+    /// Yields `connection` as a report, and remembers it.
+    private func report(_ connection: PushConnection, _ progress: inout Progress) {
+        progress.connection = connection
+        continuation.yield(.connection(connection))
     }
 
     /// Signals `state`, unless its version is the one signalled last.
@@ -140,13 +163,35 @@ struct WatchLoop: Sendable {
                     try handle(Data(line), &state, timer: timer, endpoint: endpoint, token: token, &progress)
                 }
             case .finished(let failure):
-                if Task.isCancelled { throw .cancelled }
-                if timer.hasExpired { throw .endpoint("the watch was silent for too long") }
-                if status != 200 { throw end(forStatus: status, body: buffer, token: token) }
-                throw .endpoint("the watch stream ended" + (failure.map { " (\($0))" } ?? ""))
+                throw ending(failure, status: status, body: buffer, token: token, timer: timer, endpoint: endpoint)
             }
         }
-        throw Task.isCancelled ? .cancelled : .endpoint("the watch stream ended")
+        throw ending(nil, status: status, body: buffer, token: token, timer: timer, endpoint: endpoint)
+    }
+
+    /// Why the watch stream on `endpoint` ended, with the transport's `failure` if any.
+    private func ending(
+        _ failure: String?, status: Int, body: Data, token: String?, timer: IdleTimer, endpoint: String
+    ) -> WatchEnd {
+        if Task.isCancelled { return .cancelled }
+        let connection = gateway.connection
+        switch timer.expiry {
+        case .silent?:
+            return .silent("the watch on \(endpoint) was silent for \(Self.seconds(connection.watchIdleTimeout ?? 0)) s")
+        case .unconfirmed?:
+            return .endpoint("\(endpoint) did not confirm the watch within \(Self.seconds(connection.requestTimeout)) s")
+        case nil:
+            break
+        }
+        let detail = failure.map { " (\($0))" } ?? ""
+        if status == 0 { return .endpoint("\(endpoint) could not be reached\(detail)") }
+        if status != 200 { return end(forStatus: status, body: body, token: token) }
+        return .endpoint("the watch stream from \(endpoint) ended\(detail)")
+    }
+
+    /// `2`, `0.5`: seconds for a message.
+    private static func seconds(_ value: TimeInterval) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// Handles one line of the stream: the watch is live, events to apply and signal, or its end.
@@ -169,6 +214,7 @@ struct WatchLoop: Sendable {
         if response.created == true {
             timer.confirmLive()
             progress.failures = 0
+            if progress.connection != .connected { report(.connected, &progress) }
         }
         let events = response.events ?? []
         var start = events.startIndex
