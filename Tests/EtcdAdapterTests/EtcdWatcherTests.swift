@@ -114,6 +114,33 @@ struct EtcdWatcherTests {
         }
     }
 
+    @Test("a revision the stream sends again is skipped: no older configuration is signalled after a newer one")
+    func repeatedRevisionsSkipped() async throws {
+        let gateway = FakeGateway(document: nil)
+        let gate = Gate()
+        let prefix = "/app/flags/"
+        let second = FakeGateway.line(revision: 2, events: [(prefix + "a", "1", 2)])
+        let third = FakeGateway.line(revision: 3, events: [(prefix + "a", "2", 3)])
+        gateway.queueWatch(
+            .stream(
+                [
+                    FakeGateway.line(created: true, revision: 1), second, third, second, third,
+                    FakeGateway.line(revision: 4, events: [(prefix + "a", "3", 4)]),
+                ], until: gate))
+        try await Self.with(gateway, gates: [gate]) { server in
+            let subscription = SignalSubscription(try Self.watcher(server, clock: ManualClock(), layout: .prefix(prefix)))
+            defer { subscription.stop() }
+            var signals = subscription.signals.makeAsyncIterator()
+            var received: [ChangeSignal] = []
+            for _ in 0..<4 { if let signal = await signals.nextChange() { received.append(signal) } }
+            let payloads = received.dropFirst().compactMap { signal -> String? in
+                guard case .payload(let payload) = signal else { return nil }
+                return String(decoding: payload.bytes, as: UTF8.self) + " @" + (payload.validators.etag ?? "")
+            }
+            #expect(payloads == [#"{"a":1} @2/1"#, #"{"a":2} @3/1"#, #"{"a":3} @4/1"#])
+        }
+    }
+
     @Test("a compacted revision makes it read again and watch from after that read")
     func compaction() async throws {
         let gateway = FakeGateway()

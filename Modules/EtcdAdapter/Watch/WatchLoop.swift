@@ -222,6 +222,12 @@ struct WatchLoop: Sendable {
             let revision = events[start].kv?.modRevision?.value ?? 0
             var end = start
             while end < events.endIndex && (events[end].kv?.modRevision?.value ?? 0) == revision { end += 1 }
+            // A revision the state already holds (a stream, or something between it and etcd, that sent an
+            // event again) is skipped: applying it would take the configuration back to an older version.
+            guard revision > state.revision else {
+                start = end
+                continue
+            }
             do throws(EtcdError) {
                 try state.apply(Array(events[start..<end]), revision: revision)
             } catch {
