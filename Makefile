@@ -6,7 +6,7 @@ WERROR := -Xswiftc -warnings-as-errors
 # Tests run in parallel. Almost all are Swift Testing; the example adapter also shows its contract run from XCTest.
 TEST_FLAGS :=
 
-.PHONY: all build test test-unit test-integration test-tsan test-differential-long demo bench bench-probe bench-app bench-check bench-baseline size probe docs format lint clean
+.PHONY: all build test test-unit test-integration test-tsan test-differential-long test-soak demo bench bench-probe bench-app bench-check bench-baseline size probe docs format lint clean
 
 all: build
 
@@ -16,8 +16,9 @@ build:
 ## The client's tests under the thread sanitizer, then every unit and integration test (the dependency rule is one of them)
 ## with warnings as errors (last, so the run ends with the whole suite's summary).
 ## The suites that load both cores for seconds (the Hummingbird server under concurrent load, the vendors' engines
-## as child processes) run after the rest, on their own, so that they never starve the loopback tests' time limits.
-HEAVY := HummingbirdFlagsLoadTests|VendorDifferentialTests
+## as child processes, the push soak's minute of faults) run after the rest, on their own, so that they never starve
+## the loopback tests' time limits.
+HEAVY := HummingbirdFlagsLoadTests|VendorDifferentialTests|PushSoakTests
 test: test-tsan
 	$(SWIFT) build --build-tests $(WERROR)
 	$(SWIFT) test --skip-build $(TEST_FLAGS) --skip '$(HEAVY)'
@@ -37,6 +38,13 @@ DIFF_CASES ?= 20000
 test-differential-long:
 	$(SWIFT) build --build-tests $(WERROR)
 	RC_REQUIRE_ORACLES=1 RC_DIFF_SEED=$(DIFF_SEED) RC_DIFF_CASES=$(DIFF_CASES) $(SWIFT) test --skip-build --filter VendorDifferentialTests
+
+## The push soak at length: 2,000 random network faults over about ten minutes on the SSE, OFREP and etcd
+## paths at once, while versions are published (RC_SOAK_FAULTS changes the count; the seed is printed, and
+## RC_SOAK_SEED=<seed> replays a run). `make test` runs the same soak with 200 faults, about a minute.
+test-soak:
+	$(SWIFT) build --build-tests $(WERROR)
+	RC_SOAK_ALONE=1 RC_SOAK_FAULTS=$${RC_SOAK_FAULTS:-2000} $(SWIFT) test --skip-build --filter PushSoakTests
 
 ## RemoteConfig tests under the thread sanitizer, in their own build folder; RC_CORE_ONLY=1 declares only the
 ## core modules and their tests, so this builds five modules rather than the whole package a second time.

@@ -1,8 +1,9 @@
 """fast-feature's OFREP server (PyPI: fast-feature, pinned in requirements.txt) over a flags file.
 
 It exists so the OFREP adapter is tested against an OFREP server nobody on this project wrote. The
-integration tests start it (python3 fast_feature_server.py FLAGS.json), read the port from its
-first line of output, and stop it with SIGTERM.
+integration tests start it (python3 fast_feature_server.py FLAGS.json [PORT]), read the port from
+its first line of output, and stop it with SIGTERM. PORT defaults to 0, a free port; a test that
+restarts the server gives the port it had.
 
 The flags file is read again on every request, so a test changes the flags by rewriting it:
 
@@ -65,7 +66,7 @@ def main() -> None:
     # every request after the first on a kept-alive connection waited 40 ms (Nagle against a delayed ACK).
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", 0))
+    listener.bind(("127.0.0.1", int(sys.argv[2]) if len(sys.argv) > 2 else 0))
     listener.listen(128)  # Connections made before uvicorn runs wait in the backlog.
     print("listening on port %d" % listener.getsockname()[1], flush=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))

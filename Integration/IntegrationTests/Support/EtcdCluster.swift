@@ -187,6 +187,13 @@ final class EtcdCluster: Sendable {
         try await waitUntilHealthy(members.indices)
     }
 
+    /// Starts the killed members `indices` again together (after the whole cluster was killed, no
+    /// member becomes healthy alone) and waits until the whole cluster is healthy.
+    func restart(_ indices: [Int]) async throws {
+        for index in indices { try launch(index) }
+        try await waitUntilHealthy(members.indices)
+    }
+
     /// The index of the current leader, as the running members report it.
     func leader() async throws -> Int {
         var indexByID: [String: Int] = [:]
