@@ -120,12 +120,14 @@ struct ConformanceRunner {
     /// What evaluates: the decoded payload itself, or a client (`RemoteConfigClient.details(_:for:)`).
     enum Evaluator: Sendable {
         case payload(DecodedPayload)
-        /// A client that holds the payload, and one that has none yet (for "a not ready provider").
-        case client(ready: RemoteConfigClient, notReady: RemoteConfigClient)
+        /// A client that holds the payload (for "a stable provider"), and others by the provider status a
+        /// case names ("not ready", "error", "stale"), each in that state.
+        case client(stable: RemoteConfigClient, others: [String: RemoteConfigClient])
     }
 
     var evaluator: Evaluator
-    var providerReady = true
+    /// The status of the provider the case asked for: `a <status> provider`.
+    var provider = "stable"
     var type = TypedDetails.FlagType.string
     var key = ""
     var fallback = ConfigValue.null
@@ -141,9 +143,17 @@ struct ConformanceRunner {
         let text = step.text
         let quoted = Self.quoted(text)
         if text == "a stable provider" { return }
-        if text == "a not ready provider", case .client = evaluator {
-            providerReady = false
-            return
+        if case .client(let stable, let others) = evaluator {
+            if text.hasPrefix("a "), text.hasSuffix(" provider") {
+                provider = String(text.dropFirst(2).dropLast(" provider".count))
+                _ = try #require(others[provider], "no client is \(provider)")
+                return
+            }
+            if text.hasPrefix("the provider status should be "), quoted.count == 1 {
+                let client = others[provider] ?? stable
+                #expect(client.status.state.description == quoted[0], "\(client.status.providers.map(\.stateReason))")
+                return
+            }
         }
 
         // MARK: evaluation_v2.feature
@@ -305,8 +315,8 @@ struct ConformanceRunner {
         switch evaluator {
         case .payload(let payload):
             return TypedDetails(payload, key: key, type: type, default: fallback, context: context)
-        case .client(let ready, let notReady):
-            return TypedDetails(providerReady ? ready : notReady, key: key, type: type, default: fallback, context: context)
+        case .client(let stable, let others):
+            return TypedDetails(others[provider] ?? stable, key: key, type: type, default: fallback, context: context)
         }
     }
 

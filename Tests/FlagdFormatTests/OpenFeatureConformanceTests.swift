@@ -43,7 +43,7 @@ struct OpenFeatureConformanceTests {
             return
         }
         let clients = try await OpenFeatureFlags.clients()
-        var runner = ConformanceRunner(.client(ready: clients.ready, notReady: clients.notReady))
+        var runner = ConformanceRunner(.client(stable: clients.stable, others: clients.others))
         for step in test.steps {
             try await runner.run(step)
         }
@@ -102,9 +102,9 @@ enum OpenFeatureSuite {
         "a not ready provider":
             "provider state: PROVIDER_NOT_READY is a client's answer before any payload, not a payload format's",
         "a fatal provider": "provider state: PROVIDER_FATAL is a provider lifecycle state the library does not have",
-        "a error provider": "provider status: the library has no provider status to read",
-        "a stale provider": "provider status: the library has no provider status to read",
-        "the provider status should be": "provider status: the library has no provider status to read",
+        "a error provider": "provider status: a payload format has none; a client's status has it",
+        "a stale provider": "provider status: a payload format has none; a client's status has it",
+        "the provider status should be": "provider status: a payload format has none; a client's status has it",
         "evaluation options containing specific hooks": "hooks: OpenFeature SDK hooks are not part of the library",
         "an evaluation context with modifiable data":
             "immutability: Swift values (EvaluationContext, EvaluationDetails) are immutable copies by construction",
@@ -115,10 +115,11 @@ enum OpenFeatureSuite {
     /// How a run through a client differs, by step (prefix): a step it runs (an empty reason) or why it skips it.
     static let clientSkipReasons: [String: String] = [
         "a not ready provider": "",
+        "a error provider": "",
+        "a stale provider": "",
+        "the provider status should be": "",
         "the reason should be \"CACHED\"":
             "CACHED: a client answers CACHED when it serves a last good value, not for a repeated evaluation",
-        "the resolved metadata should contain":
-            "metadata through the client: EvaluationDetails.flagMetadata is not filled from DecodedPayload.flagMetadata on this branch",
     ]
 
     /// The reason `test` is skipped (on the payload, or through a client), or nil when it runs.
@@ -223,15 +224,27 @@ enum OpenFeatureFlags {
         try FlagdFormat().decode(Data(try document().jsonText().utf8))
     }
 
-    /// A client that has fetched and activated the flags with `FlagdFormat`, and one that has fetched nothing yet.
-    static func clients() async throws -> (ready: RemoteConfigClient, notReady: RemoteConfigClient) {
+    /// Clients with the flags in `FlagdFormat`, by the provider status a case names: "stable" has fetched and
+    /// activated them (`READY`), "not ready" has fetched nothing yet (`NOT_READY`), "error" failed its first
+    /// fetch (`ERROR`), and "stale" holds them past their TTL (`STALE`).
+    static func clients() async throws -> (stable: RemoteConfigClient, others: [String: RemoteConfigClient]) {
         let json = try document().jsonText()
-        func client() throws -> RemoteConfigClient {
-            try RemoteConfigClient.builder(fetcher: InMemoryFetcher(json: json)).clock(ManualClock()).payloadFormat(FlagdFormat())
-                .build()
+        let clock = ManualClock()
+        func client(_ fetcher: InMemoryFetcher = InMemoryFetcher(json: json)) throws -> RemoteConfigClient {
+            try RemoteConfigClient.builder(fetcher: fetcher).clock(clock).payloadFormat(FlagdFormat())
+                .freshness(FreshnessPolicy(ttl: 60, maxStale: .seconds(3_600))).build()
         }
-        let ready = try client()
-        try await ready.refresh()
-        return (ready, try client())
+        let stable = try client()
+        try await stable.refresh()
+        let failing = InMemoryFetcher(json: json)
+        failing.failAll(with: FetchError(.transport, retry: .backoff, message: "connection refused"))
+        let error = try client(failing)
+        _ = try? await error.refresh()
+        let stale = try client()
+        try await stale.refresh()
+        clock.advance(by: 61)  // past the TTL: the stable client is stale too from here, so it is made last
+        let fresh = try client()
+        try await fresh.refresh()
+        return (fresh, ["not ready": try client(), "error": error, "stale": stale])
     }
 }
