@@ -48,7 +48,7 @@ struct PushFaultScenario {
         await rig.proxy.apply(fault)
         try await proveItBit(before: before, name: name)
         if reportsConnection && dropsConnection {
-            #expect(await rig.trail.waitFor(.stale, from: mark, within: loopbackDeadline), "\(name): push never reported down")
+            #expect(await rig.trail.waitFor(.stale, from: mark, within: loopbackDeadline), "\(name): push never reported down: \(rig.trail.history)")
         }
         for _ in 0..<2 { try await rig.publish() }
 

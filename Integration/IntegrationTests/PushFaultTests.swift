@@ -63,7 +63,7 @@ struct PushFaultTests {
             #expect(await rig.trail.waitUntilLatest(.ready, within: loopbackDeadline))
             let mark = rig.trail.states.count
             await rig.proxy.apply(.refuse)
-            #expect(await rig.trail.waitFor(.stale, from: mark, within: loopbackDeadline))
+            #expect(await rig.trail.waitFor(.stale, from: mark, within: loopbackDeadline), "\(path): \(rig.trail.history)")
             var newest = 0
             for _ in 0..<3 { newest = try await rig.publish() }
             let polled = await rig.ledger.waitUntilHolding(newest, within: 0.25 + PushTiming.loadAllowance)

@@ -41,8 +41,7 @@ extension RefreshEngine {
         let status = self.status
         let metadata = status.active
         let freshness = metadata.map { settings.freshness(of: $0) }
-        let (state, reason) = status.state(
-            freshness: freshness, expiredBecause: metadata.flatMap { settings.expiryReason(of: $0) })
+        let (state, reason) = providerState(of: status)
         return ProviderStatus(
             name: settings.configurationName, freshness: freshness, snapshot: metadata,
             lastFetch: status.lastFetch, lastOutcome: status.lastOutcome, lastError: status.lastError,

@@ -18,6 +18,10 @@ struct EngineState {
     var participantWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     /// The state last reported in a `stateChanged` event.
     var reportedState: ProviderState
+    /// `stateChanged` events recorded and not sent yet, oldest first.
+    var unsentStateChanges: [ConfigEvent] = []
+    /// Whether a thread is sending them (only one does, so they arrive in order).
+    var sendingStateChanges = false
 
     init(status: EngineStatus, slot cacheName: String, reportedState: ProviderState) {
         self.status = status

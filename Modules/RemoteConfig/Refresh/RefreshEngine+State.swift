@@ -5,25 +5,44 @@ import Foundation
 /// A provider's state in OpenFeature's terms (``ProviderState``), worked out from its status, and
 /// reported once per change as `ConfigEvent.stateChanged`.
 extension RefreshEngine {
-    /// The provider's state now, and why.
-    func currentState() -> (state: ProviderState, reason: String) {
-        let status = self.status
-        return status.state(
+    /// The provider's state for `status`, and why.
+    func providerState(of status: EngineStatus) -> (state: ProviderState, reason: String) {
+        status.state(
             freshness: status.active.map { settings.freshness(of: $0) },
             expiredBecause: status.active.flatMap { settings.expiryReason(of: $0) })
     }
 
     /// Works the state out again and reports it when it changed. Called after each refresh, push
-    /// connection change, context change and status read.
+    /// connection change, context change and status read, from any thread.
+    ///
+    /// The state is worked out from the status and recorded under one lock, so the state reported last
+    /// is always the one of the newest status (two threads that each worked it out first could record
+    /// them in the wrong order, and a later change to the older state would then go unreported). The
+    /// events are sent in the order they were recorded, by one thread at a time: a thread that finds
+    /// another sending leaves its event to it (an observer that reads the status from inside its
+    /// `receive` adds to the queue rather than waiting for itself).
     func reportState() {
-        let (state, reason) = currentState()
-        let previous = self.state.withLock { s -> ProviderState? in
-            guard s.reportedState != state else { return nil }
-            defer { s.reportedState = state }
-            return s.reportedState
+        let sends = state.withLock { s -> Bool in
+            let (now, reason) = providerState(of: s.status)
+            if now != s.reportedState {
+                s.unsentStateChanges.append(
+                    .stateChanged(provider: settings.configurationName, from: s.reportedState, to: now, reason: reason))
+                s.reportedState = now
+            }
+            guard !s.sendingStateChanges, !s.unsentStateChanges.isEmpty else { return false }
+            s.sendingStateChanges = true
+            return true
         }
-        guard let previous else { return }
-        emit(.stateChanged(provider: settings.configurationName, from: previous, to: state, reason: reason))
+        guard sends else { return }
+        while let event = state.withLock({ s -> ConfigEvent? in
+            guard !s.unsentStateChanges.isEmpty else {
+                s.sendingStateChanges = false
+                return nil
+            }
+            return s.unsentStateChanges.removeFirst()
+        }) {
+            emit(event)
+        }
     }
 
     /// Records what the push source named `source` said of its connection (nil: its stream ended).
