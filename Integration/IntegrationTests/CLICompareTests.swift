@@ -31,6 +31,32 @@ struct CLICompareTests {
           "targeting": {"fractional": [["on", 20], ["off", 80]]}}}}
         """
 
+    /// The migration article, whose run must be what the tool prints.
+    static let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Modules/RemoteConfig/RemoteConfig.docc/MigratingBetweenVendors.md")
+
+    @Test("the migration article's run is real: its two files, its command, and exactly the output it shows")
+    func articleRun() async throws {
+        let text = try String(contentsOf: Self.article, encoding: .utf8)
+        let json = text.matches(of: /```json\n((?:.|\n)*?)```/).map { String($0.1) }
+        let shown = try #require(text.firstMatch(of: /```text\n((?:.|\n)*?)```/)?.1, "the article's run").split(
+            separator: "\n", omittingEmptySubsequences: false
+        ).map(String.init)
+        try #require(json.count >= 2, "the article's growthbook.json and flags.json")
+        let command = try #require(shown.first?.firstMatch(of: /^\$ remote-config (.*)$/)?.1, "the command line")
+        let scratch = try CLIScratch()
+        defer { scratch.remove() }
+        try scratch.write("growthbook.json", json[0])
+        try scratch.write("flags.json", json[1])
+        let outcome = try await CLIProcess.run(command.split(separator: " ").map(String.init), in: scratch.url)
+        #expect(text.contains("A real run (exit status \(outcome.status)):"))
+        let printed = outcome.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            + outcome.standardError.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        #expect(
+            printed.filter { !$0.isEmpty } == shown.dropFirst().filter { !$0.isEmpty },
+            "the article shows another run than the tool prints:\n\(outcome.standardOutput)\(outcome.standardError)")
+    }
+
     @Test("the same flags in the library's dialect and in GrowthBook, rules and 100% rollouts, agree: exit 0")
     func agreeingPayloads() async throws {
         let scratch = try CLIScratch()
