@@ -16,9 +16,9 @@ build:
 ## The client's tests under the thread sanitizer, then every unit and integration test (the dependency rule is one of them)
 ## with warnings as errors (last, so the run ends with the whole suite's summary).
 ## The suites that load both cores for seconds (the Hummingbird server under concurrent load, the vendors' engines
-## as child processes, the push soak's minute of faults) run after the rest, on their own, so that they never starve
-## the loopback tests' time limits.
-HEAVY := HummingbirdFlagsLoadTests|VendorDifferentialTests|PushSoakTests
+## as child processes, the push soak's minute of faults, status reads racing on both cores) run after the rest, on
+## their own, so that they never starve the loopback tests' time limits.
+HEAVY := HummingbirdFlagsLoadTests|VendorDifferentialTests|PushSoakTests|ProviderStateRaceTests
 test: test-tsan
 	$(SWIFT) build --build-tests $(WERROR)
 	$(SWIFT) test --skip-build $(TEST_FLAGS) --skip '$(HEAVY)'
