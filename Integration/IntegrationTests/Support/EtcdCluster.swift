@@ -297,7 +297,13 @@ final class EtcdCluster: Sendable {
             ("v3/auth/user/grant", ["user": user, "role": "app"]),
             ("v3/auth/enable", [:]),
         ]
-        for (path, body) in steps { _ = try await anyMember { try await self.admin.call($0, path, body) } }
+        for (path, body) in steps {
+            do {
+                _ = try await anyMember { try await self.admin.call($0, path, body) }
+            } catch let refusal as EtcdAdmin.Refusal where path.hasSuffix("/add") && refusal.message.contains("already exists") {
+                // A call whose answer was lost (a loaded machine) is made again, and etcd had already done it.
+            }
+        }
     }
 
     /// A token for `user`.
