@@ -154,21 +154,6 @@ final class LinkDownNetwork: Sendable {
 
     /// Runs `ip arguments` to its end (it takes milliseconds) and returns its status and output.
     private static func ip(_ arguments: [String]) -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ipPath)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return (-1, "could not run \(ipPath): \(error)")
-        }
-        // `readToEnd()` throws where `readDataToEndOfFile()` would stop the process (an interrupted read).
-        let output = (try? pipe.fileHandleForReading.readToEnd()) ?? Data()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        ChildProcess.runBlocking(URL(fileURLWithPath: ipPath), arguments: arguments)
     }
 }

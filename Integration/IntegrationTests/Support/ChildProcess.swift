@@ -12,9 +12,11 @@ import TestSupport
 ///
 /// Children started from `swift test` would inherit a signal mask that blocks SIGTERM (the test's
 /// threads block it), so the child gets the mask asked for: empty by default. Stopping follows the
-/// rule for children: a signal, a grace period, then SIGKILL, then wait. Foundation reaps the child
-/// and reports its end; a signal is only sent while that report has not come, so a reused pid is
-/// not hit (the window left is Foundation's own, between its `waitpid` and its report).
+/// rule for children: a signal, a grace period, then SIGKILL, then wait. A thread of its own reaps the
+/// child and reports its end; a signal is only sent while that report has not come, so a reused pid is
+/// not hit (the window left is between that `waitpid` and its report). On Linux the child is started by
+/// ``ChildSpawn`` (Foundation's `Process.run()` can crash a process with many descriptors open); elsewhere,
+/// or on a glibc without what it needs, by `Process`.
 final class ChildProcess: Sendable {
     /// How a child ended.
     enum Ending: Equatable, Sendable, CustomStringConvertible {
@@ -70,6 +72,37 @@ final class ChildProcess: Sendable {
         _ executable: URL, arguments: [String], environment: [String: String]? = nil, currentDirectory: URL? = nil,
         mergingErrors: Bool = false, blocking blocked: [Int32] = []
     ) throws {
+        #if canImport(Glibc)
+            if ChildSpawn.isAvailable {
+                var outputEnds: [Int32] = [-1, -1]
+                var errorEnds: [Int32] = [-1, -1]
+                guard pipe(&outputEnds) == 0, mergingErrors || pipe(&errorEnds) == 0 else {
+                    throw LaunchError(description: "cannot make a pipe: \(String(cString: strerror(errno)))")
+                }
+                if mergingErrors { errorEnds = outputEnds }
+                defer {
+                    close(outputEnds[1])
+                    if !mergingErrors { close(errorEnds[1]) }
+                }
+                let pid: pid_t
+                do {
+                    pid = try ChildSpawn.spawn(
+                        executable.path, arguments: arguments,
+                        environment: environment ?? ProcessInfo.processInfo.environment,
+                        directory: currentDirectory?.path, output: outputEnds[1], errors: errorEnds[1], blocking: blocked)
+                } catch {
+                    close(outputEnds[0])
+                    if !mergingErrors { close(errorEnds[0]) }
+                    throw error
+                }
+                self.pid = pid
+                self.output = .reading(FileHandle(fileDescriptor: outputEnds[0], closeOnDealloc: true))
+                self.errors =
+                    mergingErrors ? .empty() : .reading(FileHandle(fileDescriptor: errorEnds[0], closeOnDealloc: true))
+                Thread.detachNewThread { [ended] in ended.set(ChildSpawn.waitForEnd(of: pid)) }
+                return
+            }
+        #endif
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -119,6 +152,47 @@ final class ChildProcess: Sendable {
         await child.errors.waitForEnd(within: 30)
         return Outcome(
             status: ending.status, standardOutput: child.output.text, standardError: child.errors.text, timedOut: timedOut)
+    }
+
+    /// Runs `executable` with `arguments` to its end on the calling thread, for a command that takes
+    /// milliseconds in synchronous code (a check in a static initializer), standard output and error
+    /// together; returns its exit status (-1 when it could not start) and what it printed.
+    static func runBlocking(_ executable: URL, arguments: [String]) -> (status: Int32, output: String) {
+        #if canImport(Glibc)
+            if ChildSpawn.isAvailable {
+                var ends: [Int32] = [-1, -1]
+                guard pipe(&ends) == 0 else { return (-1, "cannot make a pipe: \(String(cString: strerror(errno)))") }
+                let reading = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+                let pid: pid_t
+                do {
+                    pid = try ChildSpawn.spawn(
+                        executable.path, arguments: arguments, environment: ProcessInfo.processInfo.environment,
+                        directory: nil, output: ends[1], errors: ends[1], blocking: [])
+                } catch {
+                    close(ends[1])
+                    return (-1, "\(error)")
+                }
+                close(ends[1])
+                // `readToEnd()` throws where `readDataToEndOfFile()` would stop the process (an interrupted read).
+                let output = (try? reading.readToEnd()) ?? Data()
+                return (ChildSpawn.waitForEnd(of: pid).status, String(decoding: output, as: UTF8.self))
+            }
+        #endif
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return (-1, "could not run \(executable.path): \(error)")
+        }
+        let output = (try? pipe.fileHandleForReading.readToEnd()) ?? Data()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 
     /// How the child ended, or nil while it runs.

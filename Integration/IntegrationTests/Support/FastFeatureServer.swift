@@ -19,18 +19,7 @@ final class FastFeatureServer: Sendable {
     /// Whether python3 can import fast-feature's OFREP router and uvicorn (`.ci/run` installs them).
     static let isAvailable: Bool = {
         guard let python = PythonSSEServer.python else { return false }
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", "import fast_feature.ofrep, fast_feature.storage.inmemory, uvicorn"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return false
-        }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        return ChildProcess.runBlocking(python, arguments: ["-c", "import fast_feature.ofrep, fast_feature.storage.inmemory, uvicorn"]).status == 0
     }()
 
     /// Whether a missing server must fail the run instead of skipping it (CI sets `RC_REQUIRE_ORACLES=1`).

@@ -25,18 +25,7 @@ final class PythonSSEServer: Sendable {
     /// Whether python3 can import sse-starlette and uvicorn (`.ci/run` installs them with pip).
     static let isAvailable: Bool = {
         guard let python else { return false }
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", "import sse_starlette, uvicorn"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return false
-        }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        return ChildProcess.runBlocking(python, arguments: ["-c", "import sse_starlette, uvicorn"]).status == 0
     }()
 
     /// The script, found from this file's place in the repository.
