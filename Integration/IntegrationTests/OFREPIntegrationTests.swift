@@ -98,9 +98,11 @@ struct OFREPFastFeatureTests {
 
     @Test("the first fetch serves the server's evaluation; an unchanged context gets a 304")
     func notModifiedOnUnchangedContext() async throws {
+        let cache = try cacheFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
         try await FastFeatureServer.with(flags: Self.flags) { server in
             let log = AnswerLog(try OFREPFetcher(endpoint: server.endpoint))
-            let client = try ofrepClient(log, folder: try cacheFolder(), context: EvaluationContext(targetingKey: "u2"))
+            let client = try ofrepClient(log, folder: cache, context: EvaluationContext(targetingKey: "u2"))
             #expect(try await client.refresh() == .updated(changedKeys: ["greeting", "off", "plan_banner"]))
             #expect(client[OFREPFlags.greeting] == "Hi")
             #expect(client[OFREPFlags.off] == false)  // DISABLED: the server's value
@@ -116,9 +118,11 @@ struct OFREPFastFeatureTests {
 
     @Test("a per-flag error (PARSE_ERROR) rejects that key alone; explain names the server's error code")
     func perFlagError() async throws {
+        let cache = try cacheFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
         try await FastFeatureServer.with(flags: Self.flags) { server in
             let client = try ofrepClient(
-                try OFREPFetcher(endpoint: server.endpoint), folder: try cacheFolder(),
+                try OFREPFetcher(endpoint: server.endpoint), folder: cache,
                 context: EvaluationContext(targetingKey: "u1"))
             try await client.refresh()
             #expect(client[OFREPFlags.broken] == 0)  // the key's default
@@ -136,10 +140,12 @@ struct OFREPFastFeatureTests {
 
     @Test("a context change fetches again in the background and serves the new user's values")
     func contextChangeRefetches() async throws {
+        let cache = try cacheFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
         try await FastFeatureServer.with(flags: Self.flags) { server in
             let log = AnswerLog(try OFREPFetcher(endpoint: server.endpoint))
             let client = try ofrepClient(
-                log, folder: try cacheFolder(), context: EvaluationContext(targetingKey: "u2", attributes: ["plan": "free"]))
+                log, folder: cache, context: EvaluationContext(targetingKey: "u2", attributes: ["plan": "free"]))
             try await client.refresh()
             #expect(client[OFREPFlags.plan] == "Go pro")
             let refreshed = nextRefresh(of: client)
@@ -158,6 +164,7 @@ struct OFREPFastFeatureTests {
     @Test("offline, a new client with the same targeting key and cache folder serves that user's values; another user none")
     func offlineFromThePerUserCache() async throws {
         let folder = try cacheFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let endpoint = try await FastFeatureServer.with(flags: Self.flags) { server in
             let client = try ofrepClient(
                 try OFREPFetcher(endpoint: server.endpoint), folder: folder, context: EvaluationContext(targetingKey: "u1"))
@@ -232,6 +239,7 @@ struct OFREPServeTests {
     @Test("bulk and single evaluation for the posted context; an ETag per context and 304 on If-None-Match")
     func endpoints() async throws {
         let file = try served(Self.targeting())
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         try await CLIServer.with([file.path, "--port", "0"]) { server in
             let bulk = server.url("/ofrep/v1/evaluate/flags")
             let (status, etag, body) = try await post(bulk, #"{"context": {"targetingKey": "u1", "country": "DE"}}"#)
@@ -272,11 +280,14 @@ struct OFREPServeTests {
 
     @Test("a client evaluates through serve, refetches on a context change, and a changed file reaches reads by push (latency printed)")
     func pushUnderASecond() async throws {
+        let cache = try cacheFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
         let file = try served(Self.targeting())
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         try await CLIServer.with([file.path, "--port", "0"]) { server in
             let fetcher = try OFREPFetcher(endpoint: URL(string: server.baseURL)!)
             let client = try ofrepClient(
-                fetcher, folder: try cacheFolder(), context: EvaluationContext(targetingKey: "u1", attributes: ["country": "FR"]),
+                fetcher, folder: cache, context: EvaluationContext(targetingKey: "u1", attributes: ["country": "FR"]),
                 push: fetcher.eventSource())
             try await client.refresh()
             #expect(client[OFREPFlags.greeting] == "Hi")
@@ -304,6 +315,7 @@ struct OFREPServeTests {
     @Test("serve --status 429 --retry-after 30 is a rate limit the scheduler waits out")
     func rateLimited() async throws {
         let file = try served(Self.targeting())
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         try await CLIServer.with([file.path, "--port", "0", "--status", "429", "--retry-after", "30"]) { server in
             let fetcher = try OFREPFetcher(endpoint: URL(string: server.baseURL)!)
             let started = Date()
