@@ -70,7 +70,8 @@ struct PushFaultToolTests {
 
     @Test("stall forwards nothing and closes nothing; pass delivers what waited")
     func stall() async throws {
-        try await withStream { proxy, server, stream in
+        // No heartbeats: bytes already on their way when the fault starts would otherwise arrive on a loaded machine.
+        try await withStream(heartbeat: 10) { proxy, server, stream in
             _ = await stream.read(until: "data: \"v1\"")
             await proxy.apply(.stall)
             _ = await stream.read(within: 0.05)  // what was under way before the stall
@@ -84,7 +85,8 @@ struct PushFaultToolTests {
 
     @Test("half-open forwards nothing and never closes, even after pass; the proxy notices when the client closes")
     func halfOpen() async throws {
-        try await withStream { proxy, server, stream in
+        // No heartbeats: bytes already on their way when the fault starts would otherwise arrive on a loaded machine.
+        try await withStream(heartbeat: 10) { proxy, server, stream in
             _ = await stream.read(until: "data: \"v1\"")
             await proxy.apply(.halfOpen)
             await proxy.apply(.pass)
