@@ -76,7 +76,8 @@ final class TargetedKey: TargetingRules {
             guard explaining else { return TargetingDecision(value: variant.value, match: match, problems: trace.problems) }
             return decision(variant.value, match, trace)
         }
-        return explaining ? decision(nil, nil, trace) : TargetingDecision(value: nil, problems: trace.problems)
+        guard explaining else { return TargetingDecision(value: nil, problems: trace.problems) }
+        return decision(nil, nil, trace)
     }
 
     /// The decision after `trace`: the prepared lists in the common case, built ones otherwise.

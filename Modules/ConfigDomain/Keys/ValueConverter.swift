@@ -28,6 +28,9 @@ public final class ValueConverter<Value: Sendable>: Sendable {
     /// Whether ``toValue`` runs an encoder (``decodable``), too costly to run when a key is created: a key's
     /// ``KeyFingerprint`` then hashes its default as the value itself, not rendered.
     @usableFromInline package let rendersByEncoding: Bool
+    /// `ValueBox<Value>`, taken where the converter is made: code that runs for every type (a resolution
+    /// for a context) unboxes through ``value(in:or:)`` without asking the runtime for the box's type.
+    @usableFromInline package let boxType: ObjectIdentifier
 
     /// Creates a converter from its functions; `typeName` defaults to `Value`'s own name.
     @inlinable
@@ -54,6 +57,7 @@ public final class ValueConverter<Value: Sendable>: Sendable {
         rendersByEncoding: Bool
     ) {
         self.rendersByEncoding = rendersByEncoding
+        self.boxType = ObjectIdentifier(ValueBox<Value>.self)
         self.givenTypeName = typeName
         self.fromValue = fromValue
         self.fromText = fromText
@@ -67,6 +71,12 @@ public final class ValueConverter<Value: Sendable>: Sendable {
 }
 
 extension ValueConverter {
+    /// The value in `box` when it is a `ValueBox<Value>`, else `fallback`.
+    package func value(in box: AnyObject, or fallback: Value) -> Value {
+        guard ObjectIdentifier(type(of: box)) == boxType else { return fallback }
+        return unsafeDowncast(box, to: ValueBox<Value>.self).value
+    }
+
     /// Converts `candidate` and runs `rules` on the typed value: the value, or why it was refused.
     @inlinable
     package func check(_ candidate: CandidateValue, rules: [ValidationRule<Value>]?) -> Result<Value, Refusal> {

@@ -88,7 +88,9 @@ package struct PayloadAnswer: Sendable {
     /// Whether rule problems rejected the key's rules, so the payload serves it nothing.
     package let isBlocked: Bool
     /// What the key's rules decided, with its provenance: kept only when the evaluation was explaining.
-    package let decision: TargetingDecision?
+    package var decision: TargetingDecision? { kept?.decision }
+    /// The decision behind one reference: it is large, and an answer is copied on every evaluation.
+    private let kept: KeptDecision?
 
     /// The flag's metadata for details: what the evaluation stated (`TargetingDecision/metadata`) over what the
     /// payload states for the flag.
@@ -100,13 +102,13 @@ package struct PayloadAnswer: Sendable {
     /// The answer of a key without rules: its plain value, `STATIC`.
     init(plain: ConfigValue?) {
         (value, reason, variant, ruleID, errorCode, errorMessage) = (plain, .staticValue, nil, nil, nil, nil)
-        (problems, isBlocked, decision) = ([], false, nil)
+        (problems, isBlocked, kept) = ([], false, nil)
     }
 
     /// The answer of a key whose rules `problems` rejected: nothing, `ERROR`, with a remote evaluator's
     /// own error code and words passed through, or `PARSE_ERROR` for any other rejection.
     init(blockedBy problems: [RuleProblem]) {
-        (value, reason, variant, ruleID, decision) = (nil, .error, nil, nil, nil)
+        (value, reason, variant, ruleID, kept) = (nil, .error, nil, nil, nil)
         (self.problems, isBlocked) = (problems, true)
         if case .remoteEvaluation(let code, let details) = problems[0].kind {
             (errorCode, errorMessage) = (EvaluationErrorCode(openFeature: code), details ?? problems[0].description)
@@ -129,8 +131,15 @@ package struct PayloadAnswer: Sendable {
         }
         problems = decision.problems
         isBlocked = false
-        self.decision = keepingDecision ? decision : nil
+        kept = keepingDecision ? KeptDecision(decision) : nil
     }
+}
+
+/// A ``TargetingDecision`` an answer keeps for details.
+private final class KeptDecision: Sendable {
+    let decision: TargetingDecision
+
+    init(_ decision: TargetingDecision) { self.decision = decision }
 }
 
 extension RuleProblem {

@@ -131,7 +131,7 @@ public final class RemoteConfigClient: Sendable {
             return state.value(at: slot, as: Value.self)
         }
         let resolution = Resolver.resolve(key, slot: slot, in: state, for: context ?? state.context, explaining: false)
-        return ValueBox<Value>.value(in: resolution.box) ?? key.defaultValue
+        return key.converter.value(in: resolution.box, or: key.defaultValue)
     }
 
     /// Several reads from one state: every read through the view sees the same activation, never half

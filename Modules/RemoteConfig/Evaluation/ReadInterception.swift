@@ -52,7 +52,7 @@ final class ReadInterception: Sendable {
             return evaluated(key, slot: slot, in: state, for: evaluatedFor, explaining: false, client: client).value
         }
         let resolution = Resolver.resolve(key, slot: slot, in: state, for: evaluatedFor, explaining: false)
-        let value = ValueBox<Value>.value(in: resolution.box) ?? key.defaultValue
+        let value = key.converter.value(in: resolution.box, or: key.defaultValue)
         if let exposures, let answer = resolution.slotAnswer { exposures.record(key, value: value, answer: answer, for: evaluatedFor) }
         return value
     }

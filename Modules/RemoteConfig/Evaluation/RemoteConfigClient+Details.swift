@@ -28,7 +28,7 @@ extension RemoteConfigClient {
     ) -> EvaluationDetails<Value> {
         let resolution = Resolver.resolve(key, slot: slot, in: state, for: context, explaining: explaining)
         var details = EvaluationDetails(
-            key: key.name, value: ValueBox<Value>.value(in: resolution.box) ?? key.defaultValue, reason: .defaultValue,
+            key: key.name, value: key.converter.value(in: resolution.box, or: key.defaultValue), reason: .defaultValue,
             layer: state.valueLayer(resolution.layer, name: key.name, lastGood: resolution.hiddenRemote),
             rejected: Self.rejections(of: resolution, slot: slot, in: state, for: context), isRegistered: slot != nil,
             isSecret: key.isSecret,

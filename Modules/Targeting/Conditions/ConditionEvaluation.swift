@@ -37,18 +37,18 @@ struct ConditionEvaluation {
 
     /// The value at `path`, each step as JavaScript's `in` finds it (see ``LooseValue/member(_:of:)``).
     private func value(at path: [String], in root: Root, _ context: EvaluationContext) -> ConfigValue? {
-        var steps = path[...]
         var current: ConfigValue
+        var next = 0
         switch root {
         case .context:
-            guard let first = steps.popFirst(), let value = context.attribute(named: first) else { return nil }
-            current = value
+            guard !path.isEmpty, let value = context.attribute(named: path[0]) else { return nil }
+            (current, next) = (value, 1)
         case .element(let element):
             current = element
         }
-        for step in steps {
-            guard let next = LooseValue.member(step, of: current) else { return nil }
-            current = next
+        while next < path.count {
+            guard let member = LooseValue.member(path[next], of: current) else { return nil }
+            (current, next) = (member, next + 1)
         }
         return current
     }
