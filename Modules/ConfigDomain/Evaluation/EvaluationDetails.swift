@@ -27,8 +27,6 @@ import Foundation
 public struct EvaluationDetails<Value: Sendable>: Sendable, CustomStringConvertible {
     /// The key's name.
     public var key: String
-    /// The value a read returns.
-    public var value: Value
     /// The variant served, by its name or index, when the payload's rules name one.
     public var variant: String?
     /// Why the value is what it is.
@@ -63,6 +61,10 @@ public struct EvaluationDetails<Value: Sendable>: Sendable, CustomStringConverti
     public var generation: UInt64
     /// The context the value was evaluated for.
     public var context: EvaluationContext?
+    // Stored last: every other field then sits at the same offset for every `Value`, so code that handles
+    // details of any type (a client's evaluation) reaches them without asking the runtime for the layout.
+    /// The value a read returns.
+    public var value: Value
 
     /// Creates details.
     public init(
