@@ -218,7 +218,10 @@ struct CLIErrorsTests {
         // shows it without building the package again (a second scratch folder, so no lock is shared).
         let root = Self.readme.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let scratchPath = FileManager.default.temporaryDirectory.appendingPathComponent("rc-manifest-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratchPath) }
+        defer {
+            try? FileManager.default.removeItem(at: scratchPath)
+            SwiftPMLockFiles.remove(under: scratchPath)
+        }
         func defaultTraits(shellFolder: URL) async throws -> [String] {
             var environment = ProcessInfo.processInfo.environment
             environment["RC_DEVELOPMENT"] = nil

@@ -12,7 +12,10 @@ struct ConsumerResolutionTests {
     /// The packages a consumer of `products`, with `traits` enabled on this package, resolves (their identities).
     private func resolution(products: [String], traits: [String] = []) async throws -> [String] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("consumer-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            SwiftPMLockFiles.remove(under: folder)
+        }
         let sources = folder.appendingPathComponent("Sources/App")
         try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
         try Data("print(\"app\")\n".utf8).write(to: sources.appendingPathComponent("main.swift"))
