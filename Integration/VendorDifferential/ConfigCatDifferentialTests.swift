@@ -21,35 +21,12 @@ import Testing
 struct ConfigCatDifferentialTests {
     /// The seed of the default run (`make test`); the long run uses another.
     static let defaultSeed: UInt64 = 31
-    /// The cases of the default run.
-    static let defaultCases = 5_000
-    /// The most disagreements a failure prints.
-    static let printedLimit = 20
 
     @Test("random configs and users: every setting's value, variation ID, match, reason and error agree")
     func agreement() throws {
-        let (seed, count) = Oracle.run(defaultSeed: Self.defaultSeed, defaultCases: Self.defaultCases)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let lines = try Oracle.configCat.cases(["--seed", "\(seed)", "--cases", "\(count)"])
-        let oracleTime = clock.now - start
-        let tally = try Self.compare(lines)
-        let elapsed = clock.now - start
-        print(
-            "ConfigCat differential: seed \(seed), \(tally.cases) cases, \(tally.answers) answers compared (\(tally.reasonSummary)): "
-                + "\(tally.agreements) agree; \(tally.allowedSummary); \(tally.failures.count) other disagreements; "
-                + "\(elapsed), of which the oracle \(oracleTime)")
-        #expect(tally.cases == count, "the oracle printed \(tally.cases) cases of \(count)")
-        let unknownFlags = tally.unknownFlags.sorted()
-        #expect(unknownFlags.isEmpty, "the oracle flagged differences no entry names: \(unknownFlags)")
-        let shown = tally.failures.prefix(Self.printedLimit).joined(separator: "\n\n")
-        #expect(
-            tally.failures.isEmpty,
-            """
-            seed \(seed): \(tally.failures.count) answers disagree outside the known differences (first \(Self.printedLimit)):
-            \(shown)
-            Reproduce: RC_DIFF_SEED=\(seed) RC_DIFF_CASES=\(count) swift test --skip-build --filter ConfigCatDifferential
-            """)
+        try Oracle.configCat.agreement(
+            of: "ConfigCat", comparing: "answers", suite: "ConfigCatDifferential", defaultSeed: Self.defaultSeed
+        ) { try Self.compare($0) }
     }
 
     @Test("the comparison has teeth: evaluating for a mutated identifier disagrees, always where the identifier was read")
@@ -57,15 +34,16 @@ struct ConfigCatDifferentialTests {
         let lines = try Oracle.configCat.cases(["--seed", "\(Self.defaultSeed)", "--cases", "400"])
         let tally = try Self.compare(lines, mutatingIdentifier: true)
         #expect(tally.failures.count > 20, "only \(tally.failures.count) disagreements")
-        #expect(
-            tally.failuresWithoutIdentifier == 0,
-            "\(tally.failuresWithoutIdentifier) disagreements where the identifier was not read")
+        let withoutIdentifier = tally.failures.filter { !$0.read.contains(EvaluationContext.targetingKeyAttribute) }
+        #expect(withoutIdentifier.isEmpty, "\(withoutIdentifier.count) disagreements where the identifier was not read")
     }
 
     /// Decodes each config once and compares every answer of every case; with `mutatingIdentifier`, the
     /// library evaluates for the targeting key with `~` appended (a deliberately wrong evaluation).
-    static func compare(_ lines: [ConfigValue], mutatingIdentifier: Bool = false) throws -> ConfigCatTally {
-        var tally = ConfigCatTally()
+    static func compare(
+        _ lines: [ConfigValue], mutatingIdentifier: Bool = false
+    ) throws -> DifferentialTally<ConfigCatKnownDifference> {
+        var tally = DifferentialTally<ConfigCatKnownDifference>()
         var payloads: [Int64: (document: ConfigValue, decoded: DecodedPayload)] = [:]
         for line in lines {
             if let payload = line["payload"], let id = line["id"]?.intValue {
@@ -91,7 +69,7 @@ extension Oracle {
 /// Where the library answers otherwise than ConfigCat's Python SDK, following ConfigCat's reference
 /// SDK (`Modules/ConfigCatFormat/FORMAT.md`, "Differences from ConfigCat's SDKs"); the oracle computes
 /// each predicate by watching the Python SDK's own functions.
-enum ConfigCatKnownDifference: String, CaseIterable {
+enum ConfigCatKnownDifference: String, CaseIterable, KnownDifference {
     /// A non-string attribute written as text otherwise than the reference writes it (`True`, `1e+16`).
     case attributeText = "attribute-text"
     /// A number or date attribute Python's `float()` reads otherwise than ConfigCat's number syntax.
@@ -112,52 +90,6 @@ enum ConfigCatKnownDifference: String, CaseIterable {
     case eagerServedValue = "eager-served-value"
     /// Percentage options on `Identifier` for a user without one: Python skips them, the reference hashes `""`.
     case identifierAttribute = "identifier-attribute"
-}
-
-/// The agreements and disagreements so far.
-struct ConfigCatTally {
-    var cases = 0
-    var answers = 0
-    var agreements = 0
-    /// ConfigCat's reasons (with error codes), counted.
-    var reasons: [String: Int] = [:]
-    /// Disagreements a known difference explains, by its name (one may have several).
-    var allowed: [String: Int] = [:]
-    /// Disagreements a known difference explains.
-    var tolerated = 0
-    var unknownFlags: Set<String> = []
-    var failures: [String] = []
-    /// The disagreements outside the known differences whose evaluation did not read the targeting key.
-    var failuresWithoutIdentifier = 0
-
-    mutating func add(_ outcome: ConfigCatCase.Outcome) {
-        cases += 1
-        answers += outcome.answers
-        agreements += outcome.answers - outcome.disagreements.count
-        for (reason, count) in outcome.reasons { reasons[reason, default: 0] += count }
-        for disagreement in outcome.disagreements {
-            let known = disagreement.flags.compactMap(ConfigCatKnownDifference.init(rawValue:))
-            unknownFlags.formUnion(disagreement.flags.filter { ConfigCatKnownDifference(rawValue: $0) == nil })
-            if known.isEmpty {
-                failures.append(disagreement.text)
-                if !disagreement.read.contains(EvaluationContext.targetingKeyAttribute) { failuresWithoutIdentifier += 1 }
-            } else {
-                tolerated += 1
-                for entry in known { allowed[entry.rawValue, default: 0] += 1 }
-            }
-        }
-    }
-
-    /// `DEFAULT 5658, ERROR FLAG_NOT_FOUND 5000, …`.
-    var reasonSummary: String {
-        reasons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-    }
-
-    /// `31 differ where a known difference applies (attribute-text 20, percentage-gap 11)`.
-    var allowedSummary: String {
-        let parts = allowed.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-        return "\(tolerated) differ where a known difference applies (\(parts.joined(separator: ", ")))"
-    }
 }
 
 /// One line of the oracle: a user, the config it names, and what ConfigCat answered for each setting.
@@ -182,23 +114,8 @@ struct ConfigCatCase {
         self.flags = line["flags"]?.objectValue ?? [:]
     }
 
-    /// An answer that differs, and the oracle's flags for its setting.
-    struct Disagreement {
-        var text: String
-        var flags: [String]
-        /// The context attributes the library's evaluation read.
-        var read: [String]
-    }
-
-    /// How many answers were compared, ConfigCat's reasons, and the answers that differ.
-    struct Outcome {
-        var answers: Int
-        var reasons: [String: Int]
-        var disagreements: [Disagreement]
-    }
-
     /// Evaluates every setting of the line through the public API and compares it with ConfigCat's answer.
-    func compare(_ payload: DecodedPayload, document: ConfigValue) -> Outcome {
+    func compare(_ payload: DecodedPayload, document: ConfigValue) -> CaseOutcome {
         let context = EvaluationContext(targetingKey: targetingKey, attributes: attributes)
         var disagreements: [Disagreement] = []
         var reasons: [String: Int] = [:]
@@ -219,7 +136,7 @@ struct ConfigCatCase {
                 """
             disagreements.append(Disagreement(text: text, flags: flagged, read: read))
         }
-        return Outcome(answers: expected.count, reasons: reasons, disagreements: disagreements)
+        return CaseOutcome(answers: expected.count, reasons: reasons, disagreements: disagreements)
     }
 }
 

@@ -23,36 +23,13 @@ import Testing
 struct FirebaseDifferentialTests {
     /// The seed of the default run (`make test`); the long run uses another.
     static let defaultSeed: UInt64 = 31
-    /// The cases of the default run.
-    static let defaultCases = 5_000
-    /// The most disagreements a failure prints.
-    static let printedLimit = 20
 
     @Test("random templates and contexts: every parameter's value and origin agree")
     func agreement() throws {
-        let (seed, count) = Oracle.run(defaultSeed: Self.defaultSeed, defaultCases: Self.defaultCases)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let lines = try Oracle.firebase.cases(["--seed", "\(seed)", "--cases", "\(count)"])
-        let oracleTime = clock.now - start
-        let tally = try Self.compare(lines)
-        let elapsed = clock.now - start
-        print(
-            "Firebase differential: seed \(seed), \(lines.count) cases (\(tally.parameters) parameters compared by value "
-                + "and origin: \(tally.originSummary)): \(tally.agreeingParameters) parameters agree, "
-                + "\(tally.agreeingCases) cases in every parameter; \(tally.allowedSummary); "
-                + "\(tally.failures.count) other disagreements; \(elapsed), of which the oracle \(oracleTime)")
-        #expect(lines.count == count, "the oracle printed \(lines.count) cases of \(count)")
-        let unknownFlags = tally.unknownFlags.sorted()
-        #expect(unknownFlags.isEmpty, "the oracle flagged differences no entry names: \(unknownFlags)")
-        let shown = tally.failures.prefix(Self.printedLimit).joined(separator: "\n\n")
-        #expect(
-            tally.failures.isEmpty,
-            """
-            seed \(seed): \(tally.failures.count) parameters disagree outside the known differences (first \(Self.printedLimit)):
-            \(shown)
-            Reproduce: RC_DIFF_SEED=\(seed) RC_DIFF_CASES=\(count) swift test --skip-build --filter FirebaseDifferential
-            """)
+        try Oracle.firebase.agreement(
+            of: "Firebase", comparing: "parameters (value and origin)", suite: "FirebaseDifferential",
+            defaultSeed: Self.defaultSeed
+        ) { try Self.compare($0) }
     }
 
     @Test("the comparison has teeth: conditions tried in reverse order disagree, only where a parameter has two or more")
@@ -71,7 +48,7 @@ struct FirebaseDifferentialTests {
                 + "\(tally.failures.count) disagreements in \(lines.count) cases"
         )
         #expect(tally.failures.count > 20, "only \(tally.failures.count) disagreements")
-        #expect(tally.failures.allSatisfy { $0.contains("(2 or more conditional values)") }, "a disagreement with fewer")
+        #expect(tally.failures.allSatisfy { $0.text.contains("(2 or more conditional values)") }, "a disagreement with fewer")
     }
 
     @Test("the comparison has teeth: percent conditions hashed without their seed disagree, only where one has a seed")
@@ -83,12 +60,14 @@ struct FirebaseDifferentialTests {
                 + "\(tally.failures.count) disagreements in \(lines.count) cases"
         )
         #expect(tally.failures.count > 20, "only \(tally.failures.count) disagreements")
-        #expect(tally.failures.allSatisfy { $0.contains("\"seed\":\"") }, "a disagreement in a template without a seed")
+        #expect(tally.failures.allSatisfy { $0.text.contains("\"seed\":\"") }, "a disagreement in a template without a seed")
     }
 
     /// Decodes each line's template with the format (after `mutation`) and compares every parameter.
-    static func compare(_ lines: [ConfigValue], mutation: (ConfigValue) -> ConfigValue = { $0 }) throws -> FirebaseTally {
-        var tally = FirebaseTally()
+    static func compare(
+        _ lines: [ConfigValue], mutation: (ConfigValue) -> ConfigValue = { $0 }
+    ) throws -> DifferentialTally<FirebaseKnownDifference> {
+        var tally = DifferentialTally<FirebaseKnownDifference>()
         var converter = FirebaseValueConverter()
         for line in lines {
             let oracleCase = try FirebaseCase(line)
@@ -117,7 +96,7 @@ extension Oracle {
 /// Where the library answers otherwise than firebase-admin for Python by design
 /// (`Modules/FirebaseFormat/FORMAT.md`, "Differences from firebase-admin for Python"); the oracle
 /// computes each predicate by watching firebase-admin's own functions.
-enum FirebaseKnownDifference: String, CaseIterable {
+enum FirebaseKnownDifference: String, CaseIterable, KnownDifference {
     /// A custom signal was 0, 0.0 or "": Python takes it for a missing signal, the Node.js SDK compares it.
     case falsySignal = "falsy-signal"
     /// A numeric operator read text Python's `float()` reads otherwise (`1_000`, `inf`, `nan`, other digits or white space).
@@ -128,50 +107,6 @@ enum FirebaseKnownDifference: String, CaseIterable {
     case versionSpelling = "version-spelling"
     /// `STRING_EXACTLY_MATCHES` trimmed text Python's `strip()` trims otherwise than JavaScript's `trim()`.
     case trim = "trim"
-}
-
-/// The agreements and disagreements so far.
-struct FirebaseTally {
-    var parameters = 0
-    var agreeingParameters = 0
-    var agreeingCases = 0
-    /// Parameters that differ where a known difference applies.
-    var tolerated = 0
-    /// firebase-admin's origins (`cond`, `default`, `in-app`), counted.
-    var origins: [String: Int] = [:]
-    /// Disagreements a known difference explains, by its name.
-    var allowed: [String: Int] = [:]
-    var unknownFlags: Set<String> = []
-    var failures: [String] = []
-
-    mutating func add(_ outcome: FirebaseCase.Outcome) {
-        parameters += outcome.parameters
-        agreeingParameters += outcome.parameters - outcome.disagreements.count
-        for (origin, count) in outcome.origins { origins[origin, default: 0] += count }
-        if outcome.disagreements.isEmpty { agreeingCases += 1 }
-        for disagreement in outcome.disagreements {
-            let known = disagreement.flags.compactMap(FirebaseKnownDifference.init(rawValue:))
-            unknownFlags.formUnion(disagreement.flags.filter { FirebaseKnownDifference(rawValue: $0) == nil })
-            if known.isEmpty {
-                failures.append(disagreement.text)
-            } else {
-                tolerated += 1
-                for entry in known { allowed[entry.rawValue, default: 0] += 1 }
-            }
-        }
-    }
-
-    /// `condition 4007, default 8541, in-app 5053`.
-    var originSummary: String {
-        origins.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-    }
-
-    /// `31 parameters differ where a known difference applies (by flag, …: falsy-signal 20, trim 11)`.
-    var allowedSummary: String {
-        let parts = allowed.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-        return "\(tolerated) parameters differ where a known difference applies (by flag, a parameter with two counted "
-            + "under both: \(parts.joined(separator: ", ")))"
-    }
 }
 
 /// Firebase's string values converted by `valueType` as the format converts them: through the
@@ -220,21 +155,8 @@ struct FirebaseCase {
         self.flags = line["flags"]?.objectValue ?? [:]
     }
 
-    /// A parameter whose answers differ, and the oracle's flags for it.
-    struct Disagreement {
-        var text: String
-        var flags: [String]
-    }
-
-    /// How many parameters were compared, firebase-admin's origins, and the parameters that disagree.
-    struct Outcome {
-        var parameters: Int
-        var origins: [String: Int]
-        var disagreements: [Disagreement]
-    }
-
     /// Evaluates every parameter of the line through the public API and compares it with firebase-admin's answer.
-    func compare(_ payload: DecodedPayload, converter: inout FirebaseValueConverter) throws -> Outcome {
+    func compare(_ payload: DecodedPayload, converter: inout FirebaseValueConverter) throws -> CaseOutcome {
         let context = EvaluationContext(targetingKey: targetingKey, attributes: attributes)
         var disagreements: [Disagreement] = []
         var origins: [String: Int] = [:]
@@ -270,7 +192,7 @@ struct FirebaseCase {
                 """
             disagreements.append(Disagreement(text: text, flags: flagged))
         }
-        return Outcome(parameters: expected.count, origins: origins, disagreements: disagreements)
+        return CaseOutcome(answers: expected.count, reasons: origins, disagreements: disagreements)
     }
 
     /// The flags of the conditions that can decide the parameter `key`: those it has a value for, in

@@ -20,35 +20,12 @@ import Testing
 struct FlagdDifferentialTests {
     /// The seed of the default run (`make test`); the long run uses another.
     static let defaultSeed: UInt64 = 29
-    /// The cases of the default run.
-    static let defaultCases = 5_000
-    /// The most disagreements a failure prints.
-    static let printedLimit = 20
 
     @Test("random flag definitions and contexts: every flag's value, variant, reason, error code and metadata agree")
     func agreement() throws {
-        let (seed, count) = Oracle.run(defaultSeed: Self.defaultSeed, defaultCases: Self.defaultCases)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let lines = try Oracle.flagd.cases(["--seed", "\(seed)", "--cases", "\(count)"])
-        let oracleTime = clock.now - start
-        let tally = try Self.compare(lines, with: FlagdFormat())
-        let elapsed = clock.now - start
-        print(
-            "flagd differential: seed \(seed), \(lines.count) cases (\(tally.flags) flag evaluations: \(tally.reasonSummary)): "
-                + "\(tally.agreeingCases) cases agree in every flag; \(tally.allowedSummary); "
-                + "\(tally.failures.count) other disagreements; \(elapsed), of which the oracle \(oracleTime)")
-        #expect(lines.count == count, "the oracle printed \(lines.count) cases of \(count)")
-        let unknownFlags = tally.unknownFlags.sorted()
-        #expect(unknownFlags.isEmpty, "the oracle flagged differences no entry names: \(unknownFlags)")
-        let shown = tally.failures.prefix(Self.printedLimit).joined(separator: "\n\n")
-        #expect(
-            tally.failures.isEmpty,
-            """
-            seed \(seed): \(tally.failures.count) flags disagree outside the known differences (first \(Self.printedLimit)):
-            \(shown)
-            Reproduce: RC_DIFF_SEED=\(seed) RC_DIFF_CASES=\(count) swift test --skip-build --filter FlagdDifferential
-            """)
+        try Oracle.flagd.agreement(
+            of: "flagd", comparing: "flag evaluations", suite: "FlagdDifferential", defaultSeed: Self.defaultSeed
+        ) { try Self.compare($0, with: FlagdFormat()) }
     }
 
     @Test("the comparison has teeth: fractional hashed as text (flagd's daemon) disagrees with flagd-core's CBOR")
@@ -56,12 +33,14 @@ struct FlagdDifferentialTests {
         let lines = try Oracle.flagd.cases(["--seed", "\(Self.defaultSeed)", "--cases", "400"])
         let tally = try Self.compare(lines, with: FlagdFormat(fractionalHashing: .concatenatedString))
         #expect(tally.failures.count > 20, "only \(tally.failures.count) disagreements")
-        #expect(tally.failures.allSatisfy { $0.contains("fractional") }, "a disagreement without a fractional")
+        #expect(tally.failures.allSatisfy { $0.text.contains("fractional") }, "a disagreement without a fractional")
     }
 
     /// Decodes each line's payload with `format` (once per payload) and compares every flag.
-    static func compare(_ lines: [ConfigValue], with format: FlagdFormat) throws -> FlagdTally {
-        var tally = FlagdTally()
+    static func compare(
+        _ lines: [ConfigValue], with format: FlagdFormat
+    ) throws -> DifferentialTally<FlagdKnownDifference> {
+        var tally = DifferentialTally<FlagdKnownDifference>()
         var decoded: (text: String, payload: DecodedPayload)?
         for line in lines {
             let oracleCase = try FlagdCase(line)
@@ -80,7 +59,7 @@ extension Oracle {
 
 /// Where the library answers otherwise than flagd-core by design (`Modules/FlagdFormat/FORMAT.md`,
 /// "Differences from flagd"); the oracle computes each predicate by watching flagd-core's own functions.
-enum FlagdKnownDifference: String, CaseIterable {
+enum FlagdKnownDifference: String, CaseIterable, KnownDifference {
     /// The targeting has an operator flagd does not know, or a `$ref` to an evaluator the payload
     /// lacks: the library rejects the flag when it reads the payload (`PARSE_ERROR` for every
     /// context); flagd-core fails only when an evaluation reaches that operator.
@@ -89,45 +68,6 @@ enum FlagdKnownDifference: String, CaseIterable {
     /// and objects by identity (true for the same context value read twice); the library's JSON
     /// values have no identity, and it answers false.
     case identityEquality = "identity-equality"
-}
-
-/// The agreements and disagreements so far.
-struct FlagdTally {
-    var flags = 0
-    var agreeingCases = 0
-    /// flagd's reasons (and error codes), counted.
-    var reasons: [String: Int] = [:]
-    /// Disagreements a known difference explains, by its name.
-    var allowed: [String: Int] = [:]
-    var unknownFlags: Set<String> = []
-    var failures: [String] = []
-
-    mutating func add(_ outcome: FlagdCase.Outcome) {
-        flags += outcome.flags
-        for (reason, count) in outcome.reasons { reasons[reason, default: 0] += count }
-        if outcome.disagreements.isEmpty { agreeingCases += 1 }
-        for disagreement in outcome.disagreements {
-            let known = disagreement.flags.compactMap(FlagdKnownDifference.init(rawValue:))
-            unknownFlags.formUnion(disagreement.flags.filter { FlagdKnownDifference(rawValue: $0) == nil })
-            if known.isEmpty {
-                failures.append(disagreement.text)
-            } else {
-                for entry in known { allowed[entry.rawValue, default: 0] += 1 }
-            }
-        }
-    }
-
-    /// `STATIC 2644, TARGETING_MATCH 4554, …`.
-    var reasonSummary: String {
-        reasons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-    }
-
-    /// `31 flags differ where a known difference applies (identity-equality 31)`.
-    var allowedSummary: String {
-        let total = allowed.values.reduce(0, +)
-        let parts = allowed.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-        return "\(total) flags differ where a known difference applies (\(parts.joined(separator: ", ")))"
-    }
 }
 
 /// One line of the oracle: a flag definition, a context, and what flagd answered for each flag.
@@ -151,21 +91,8 @@ struct FlagdCase {
         self.flags = line["flags"]?.objectValue ?? [:]
     }
 
-    /// A flag whose answers differ, and the oracle's flags for it.
-    struct Disagreement {
-        var text: String
-        var flags: [String]
-    }
-
-    /// How many flags were compared, flagd's reasons, and the flags that disagree.
-    struct Outcome {
-        var flags: Int
-        var reasons: [String: Int]
-        var disagreements: [Disagreement]
-    }
-
     /// Evaluates every flag of the line through the public API and compares it with flagd's answer.
-    func compare(_ decoded: DecodedPayload) -> Outcome {
+    func compare(_ decoded: DecodedPayload) -> CaseOutcome {
         let context = EvaluationContext(targetingKey: targetingKey, attributes: attributes)
         var disagreements: [Disagreement] = []
         var reasons: [String: Int] = [:]
@@ -185,7 +112,7 @@ struct FlagdCase {
                 """
             disagreements.append(Disagreement(text: text, flags: flagged))
         }
-        return Outcome(flags: expected.count, reasons: reasons, disagreements: disagreements)
+        return CaseOutcome(answers: expected.count, reasons: reasons, disagreements: disagreements)
     }
 }
 
@@ -208,7 +135,9 @@ struct FlagdAnswer {
     }
 
     /// What differs between this answer and the library's `evaluation` (with the payload's `metadata` for the flag), in words.
-    func differences(from evaluation: EvaluationDetails<ConfigValue?>, metadata libraryMetadata: [String: ConfigValue]?) -> [String] {
+    func differences(from evaluation: EvaluationDetails<ConfigValue?>, metadata libraryMetadata: [String: ConfigValue]?)
+        -> [String]
+    {
         var differences: [String] = []
         if servedDefault {
             if let served = evaluation.value {

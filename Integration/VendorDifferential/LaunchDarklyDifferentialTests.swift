@@ -22,42 +22,20 @@ import Testing
 struct LaunchDarklyDifferentialTests {
     /// The seed of the default run (`make test`); the long run uses another.
     static let defaultSeed: UInt64 = 31
-    /// The cases of the default run.
-    static let defaultCases = 5_000
-    /// The most disagreements a failure prints.
-    static let printedLimit = 20
 
     @Test("random flag data and contexts: every flag's value, variation, reason, error and LaunchDarkly reason agree")
     func agreement() throws {
-        let (seed, count) = Oracle.run(defaultSeed: Self.defaultSeed, defaultCases: Self.defaultCases)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let lines = try Oracle.launchDarkly.cases(["--seed", "\(seed)", "--cases", "\(count)"])
-        let oracleTime = clock.now - start
-        let tally = try Self.compare(lines)
-        let elapsed = clock.now - start
-        print(
-            "LaunchDarkly differential: seed \(seed), \(lines.count) cases (\(tally.flags) flag evaluations: "
-                + "\(tally.reasonSummary)): \(tally.agreeingCases) cases agree in every flag; \(tally.allowedSummary); "
-                + "\(tally.failures.count) other disagreements; \(elapsed), of which the oracle \(oracleTime)")
-        #expect(lines.count == count, "the oracle printed \(lines.count) cases of \(count)")
-        let unknownFlags = tally.unknownFlags.sorted()
-        #expect(unknownFlags.isEmpty, "the oracle flagged differences no entry names: \(unknownFlags)")
+        let tally = try Oracle.launchDarkly.agreement(
+            of: "LaunchDarkly", comparing: "flag evaluations", suite: "LaunchDarklyDifferential",
+            defaultSeed: Self.defaultSeed
+        ) { try Self.compare($0) }
         // Every kind of answer is reached, so that a silent generator cannot pass.
         for kind in [
             "OFF", "FALLTHROUGH", "TARGET_MATCH", "RULE_MATCH", "PREREQUISITE_FAILED", "ERROR MALFORMED_FLAG",
             "ERROR USER_NOT_SPECIFIED", "ERROR FLAG_NOT_FOUND", "ERROR EXCEPTION", "FALLTHROUGH inExperiment",
-        ] where count >= 2_000 {
+        ] where tally.cases >= 2_000 {
             #expect((tally.reasons[kind] ?? 0) > 0, "no case reached \(kind)")
         }
-        let shown = tally.failures.prefix(Self.printedLimit).joined(separator: "\n\n")
-        #expect(
-            tally.failures.isEmpty,
-            """
-            seed \(seed): \(tally.failures.count) flags disagree outside the known differences (first \(Self.printedLimit)):
-            \(shown)
-            Reproduce: RC_DIFF_SEED=\(seed) RC_DIFF_CASES=\(count) swift test --skip-build --filter LaunchDarklyDifferential
-            """)
     }
 
     /// The oracle's cases for the negative controls: fewer, computed once for both.
@@ -68,12 +46,12 @@ struct LaunchDarklyDifferentialTests {
         let lines = try Self.controlLines.get()
         #expect(try Self.compare(lines).failures.isEmpty, "the unaltered cases must agree for the control to mean anything")
         let tally = try Self.compare(lines, alteringPayload: Self.resalted)
-        print("LaunchDarkly negative control, other salts and seeds: \(tally.failures.count) of \(tally.flags) flags disagree")
+        print("LaunchDarkly negative control, other salts and seeds: \(tally.failures.count) of \(tally.answers) flags disagree")
         #expect(tally.failures.count > 20, "only \(tally.failures.count) disagreements")
         // A rollout decides in the flag, a segment's weighted rule, or a prerequisite.
         let reached = ["rollout", #""weight""#, "prerequisites"]
         #expect(
-            tally.failures.allSatisfy { failure in reached.contains { failure.contains($0) } },
+            tally.failures.allSatisfy { failure in reached.contains { failure.text.contains($0) } },
             "a disagreement where no rollout decides")
     }
 
@@ -81,12 +59,12 @@ struct LaunchDarklyDifferentialTests {
     func negativeControlClauses() throws {
         let lines = try Self.controlLines.get()
         let tally = try Self.compare(lines, alteringPayload: Self.negated)
-        print("LaunchDarkly negative control, every negate turned: \(tally.failures.count) of \(tally.flags) flags disagree")
+        print("LaunchDarkly negative control, every negate turned: \(tally.failures.count) of \(tally.answers) flags disagree")
         #expect(tally.failures.count > 100, "only \(tally.failures.count) disagreements")
         // A clause is in the flag, a segment, or a prerequisite.
         let reached = [#""op""#, "prerequisites"]
         #expect(
-            tally.failures.allSatisfy { failure in reached.contains { failure.contains($0) } },
+            tally.failures.allSatisfy { failure in reached.contains { failure.text.contains($0) } },
             "a disagreement where no clause is reached")
     }
 
@@ -94,8 +72,8 @@ struct LaunchDarklyDifferentialTests {
     /// flag; `alteringPayload` changes the payload the library reads (not the oracle's), for the negative controls.
     static func compare(
         _ lines: [ConfigValue], alteringPayload: (ConfigValue) -> ConfigValue = { $0 }
-    ) throws -> LaunchDarklyTally {
-        var tally = LaunchDarklyTally()
+    ) throws -> DifferentialTally<LaunchDarklyKnownDifference> {
+        var tally = DifferentialTally<LaunchDarklyKnownDifference>()
         var current: (source: ConfigValue, decoded: DecodedPayload)?
         let format = LaunchDarklyFormat()
         for line in lines {
@@ -156,7 +134,7 @@ extension Oracle {
 /// Where the library answers otherwise than LaunchDarkly's Python SDK by design
 /// (`Modules/LaunchDarklyFormat/FORMAT.md`, "Differences from LaunchDarkly"); the oracle computes each
 /// predicate by watching the SDK's own functions.
-enum LaunchDarklyKnownDifference: String, CaseIterable {
+enum LaunchDarklyKnownDifference: String, CaseIterable, KnownDifference {
     /// A `matches` clause where ICU (the library's regular expressions) and Python's `re` may answer
     /// differently: a pattern only one of them compiles or reads alike, or a text beyond printable ASCII
     /// met by a construct whose meaning there differs.
@@ -164,45 +142,6 @@ enum LaunchDarklyKnownDifference: String, CaseIterable {
     /// A flag the payload lacks, for an invalid context: LaunchDarkly answers `USER_NOT_SPECIFIED` before
     /// it looks for the flag; the payload answers `FLAG_NOT_FOUND`.
     case invalidContextUnknownFlag = "invalid-context-unknown-flag"
-}
-
-/// The agreements and disagreements so far.
-struct LaunchDarklyTally {
-    var flags = 0
-    var agreeingCases = 0
-    /// LaunchDarkly's reason kinds (and error kinds), counted.
-    var reasons: [String: Int] = [:]
-    /// Disagreements a known difference explains, by its name.
-    var allowed: [String: Int] = [:]
-    var unknownFlags: Set<String> = []
-    var failures: [String] = []
-
-    mutating func add(_ outcome: LaunchDarklyCase.Outcome) {
-        flags += outcome.flags
-        for (reason, count) in outcome.reasons { reasons[reason, default: 0] += count }
-        if outcome.disagreements.isEmpty { agreeingCases += 1 }
-        for disagreement in outcome.disagreements {
-            let known = disagreement.flags.compactMap(LaunchDarklyKnownDifference.init(rawValue:))
-            unknownFlags.formUnion(disagreement.flags.filter { LaunchDarklyKnownDifference(rawValue: $0) == nil })
-            if known.isEmpty {
-                failures.append(disagreement.text)
-            } else {
-                for entry in known { allowed[entry.rawValue, default: 0] += 1 }
-            }
-        }
-    }
-
-    /// `ERROR FLAG_NOT_FOUND 120, FALLTHROUGH 2400, …`.
-    var reasonSummary: String {
-        reasons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-    }
-
-    /// `12 flags differ where a known difference applies (regex-dialect 12)`.
-    var allowedSummary: String {
-        let total = allowed.values.reduce(0, +)
-        let parts = allowed.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-        return "\(total) flags differ where a known difference applies (\(parts.joined(separator: ", ")))"
-    }
 }
 
 /// One line of the oracle: flag data, a context, and what LaunchDarkly answered for each flag.
@@ -231,21 +170,8 @@ struct LaunchDarklyCase {
         self.flags = line["flags"]?.objectValue ?? [:]
     }
 
-    /// A flag whose answers differ, and the oracle's flags for it.
-    struct Disagreement {
-        var text: String
-        var flags: [String]
-    }
-
-    /// How many flags were compared, LaunchDarkly's reasons, and the flags that disagree.
-    struct Outcome {
-        var flags: Int
-        var reasons: [String: Int]
-        var disagreements: [Disagreement]
-    }
-
     /// Evaluates every flag of the line through the public API and compares it with LaunchDarkly's answer.
-    func compare(_ decoded: DecodedPayload) -> Outcome {
+    func compare(_ decoded: DecodedPayload) -> CaseOutcome {
         let context = EvaluationContext(targetingKey: targetingKey, attributes: attributes)
         var disagreements: [Disagreement] = []
         var reasons: [String: Int] = [:]
@@ -268,7 +194,7 @@ struct LaunchDarklyCase {
                 """
             disagreements.append(Disagreement(text: text, flags: flagged))
         }
-        return Outcome(flags: expected.count, reasons: reasons, disagreements: disagreements)
+        return CaseOutcome(answers: expected.count, reasons: reasons, disagreements: disagreements)
     }
 }
 
