@@ -108,8 +108,10 @@ public final class RemoteConfigClient: Sendable {
             // A targeted key of a client with a context source, hooks or exposures: outside a request and
             // without hooks, still the value the state holds.
             let state = cell.read()
-            if interception?.readsStored(slot: slot, in: state, registry: registry) ?? true {
-                return state.value(at: slot, as: Value.self)
+            guard let interception else { return state.value(at: slot, as: Value.self) }
+            switch interception.read(slot: slot, in: state, registry: registry) {
+            case .stored: return state.value(at: slot, as: Value.self)
+            case .evaluate(let request): return read(key, for: request)
             }
         }
         return read(key, for: context)

@@ -25,13 +25,26 @@ final class ReadInterception: Sendable {
         readsStoredAlways = contextSource == nil && hooks.isEmpty
     }
 
-    /// Whether a read of `slot` that gives no context returns the value `state` holds: no context source
-    /// answers and no hook runs. It then notes the read's exposure, when exposures are reported.
+    /// What a read of `slot` that gives no context does.
     @usableFromInline
-    func readsStored(slot: Int, in state: ResolvedState, registry: KeyRegistry) -> Bool {
-        guard readsStoredAlways || (hooks.isEmpty && contextSource?.currentContext == nil) else { return false }
+    enum ReadWithoutContext {
+        /// Return the value the state holds.
+        case stored
+        /// Evaluate the key for this context: the request's, read once here (nil: the state's own).
+        case evaluate(EvaluationContext?)
+    }
+
+    /// Whether a read of `slot` that gives no context returns the value `state` holds (no context source
+    /// answers and no hook runs; the read's exposure is then noted, when exposures are reported), or
+    /// evaluates the key for the request's context.
+    @usableFromInline
+    func read(slot: Int, in state: ResolvedState, registry: KeyRegistry) -> ReadWithoutContext {
+        if !readsStoredAlways {
+            let context = contextSource?.currentContext
+            if !hooks.isEmpty || context != nil { return .evaluate(context) }
+        }
         exposures?.recordStoredRead(slot: slot, in: state, registry: registry)
-        return true
+        return .stored
     }
 
     /// The key's value in `state` for `given` (nil: the request's context, else the state's own).
@@ -53,7 +66,9 @@ final class ReadInterception: Sendable {
         }
         let resolution = Resolver.resolve(key, slot: slot, in: state, for: evaluatedFor, explaining: false)
         let value = key.converter.value(in: resolution.box, or: key.defaultValue)
-        if let exposures, let answer = resolution.slotAnswer { exposures.record(key, value: value, answer: answer, for: evaluatedFor) }
+        if let exposures, let answer = resolution.slotAnswer {
+            exposures.record(key, value: value, answer: answer, for: evaluatedFor)
+        }
         return value
     }
 
