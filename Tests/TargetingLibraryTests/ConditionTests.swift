@@ -138,4 +138,25 @@ struct ConditionTests {
         let y = VersionString.padded(b)
         #expect((x < y ? -1 : (x > y ? 1 : 0)) == order)
     }
+
+    @Test("a version operator orders an attribute as its padded form would, on random texts (seed 7)")
+    func versionOperatorsMatchPaddedForms() throws {
+        var state: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let alphabet = Array("0123456789..--+vab")
+        func text() -> String { String((0..<next(14)).map { _ in alphabet[next(alphabet.count)] }) }
+        for _ in 0..<2_000 {
+            let (actual, operand) = (text(), text())
+            let (x, y) = (VersionString.padded(actual), VersionString.padded(operand))
+            let context = EvaluationContext(attributes: ["v": .string(actual)])
+            for (name, holds) in [("$vgt", x > y), ("$vgte", x >= y), ("$vlt", x < y), ("$veq", x == y)] {
+                #expect(
+                    try Condition(["v": [name: .string(operand)]]).matches(context) == holds,
+                    "\(actual) \(name) \(operand): padded \"\(x)\" and \"\(y)\"")
+            }
+        }
+    }
 }

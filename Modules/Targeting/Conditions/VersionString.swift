@@ -10,34 +10,25 @@ import Foundation
 public enum VersionString {
     /// The comparable form of `text`; `"0"` stands in for an empty text.
     public static func padded(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        forEachPaddedByte(of: text) { byte in
-            bytes.append(byte)
-            return true
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        withPaddedBytes(of: text) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The comparable form of a condition's value: strings as above, numbers as their text, anything else as `"0"`.
     public static func padded(_ value: ConfigValue?) -> String { padded(text(of: value)) }
 
     /// -1, 0 or 1: how the comparable form of `value` orders against `padded`, an already padded
-    /// version, by UTF-16 code units as JavaScript compares strings. It builds no string.
+    /// version, by UTF-16 code units as JavaScript compares strings. The form is built on the stack.
     static func order(of value: ConfigValue?, comparedTo padded: String) -> Int {
         let text = text(of: value)
         guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return LooseValue.codeUnitOrder(Self.padded(text), padded) }
-        var expected = padded.utf8.makeIterator()
-        var order = 0
-        forEachPaddedByte(of: text) { byte in
-            guard let other = expected.next() else {
-                order = 1
-                return false
+        // ASCII: UTF-16 code units order as the bytes do.
+        var expected = padded
+        return withPaddedBytes(of: text) { actual in
+            expected.withUTF8 { expected in
+                for (a, b) in zip(actual, expected) where a != b { return a < b ? -1 : 1 }
+                return actual.count == expected.count ? 0 : actual.count < expected.count ? -1 : 1
             }
-            if byte != other { order = byte < other ? -1 : 1 }
-            return order == 0
         }
-        if order == 0, expected.next() != nil { order = -1 }
-        return order
     }
 
     /// The text a condition's value is compared as.
@@ -49,16 +40,27 @@ public enum VersionString {
         }
     }
 
-    /// Hands each byte of the comparable form of `text` to `emit`, until it returns false.
-    private static func forEachPaddedByte(of text: String, _ emit: (UInt8) -> Bool) {
-        let source = text.isEmpty ? "0" : text
-        let done: Void? = source.utf8.withContiguousStorageIfAvailable { paddedBytes(of: $0, emit) }
-        if done == nil { Array(source.utf8).withUnsafeBufferPointer { paddedBytes(of: $0, emit) } }
+    /// Calls `body` with the comparable form of `text`, written into a buffer on the stack.
+    private static func withPaddedBytes<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var source = text.isEmpty ? "0" : text
+        return source.withUTF8 { input in
+            // Each part gains at most four spaces and a dash, and the text at most `-~`.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6 * input.count + 8) { output in
+                let count = paddedBytes(of: input, into: output)
+                return body(UnsafeBufferPointer(rebasing: output[..<count]))
+            }
+        }
     }
 
-    private static func paddedBytes(of input: UnsafeBufferPointer<UInt8>, _ emit: (UInt8) -> Bool) {
+    /// Writes the comparable form of `input` into `output` and returns its length.
+    private static func paddedBytes(of input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let dash = UInt8(ascii: "-")
         let dot = UInt8(ascii: ".")
+        var count = 0
+        func emit(_ byte: UInt8) {
+            output[count] = byte
+            count += 1
+        }
         var lower = 0
         var upper = input.count
         if lower < upper, input[lower] == UInt8(ascii: "v") { lower += 1 }
@@ -69,17 +71,21 @@ public enum VersionString {
         var index = lower
         while index <= upper {
             if index == upper || input[index] == dash || input[index] == dot {
-                if start > lower, !emit(dash) { return }
+                if start > lower { emit(dash) }
                 let length = index - start
                 let isNumber = length > 0 && input[start..<index].allSatisfy { $0 >= 48 && $0 <= 57 }
                 if isNumber, length < 5 {
-                    for _ in length..<5 where !emit(UInt8(ascii: " ")) { return }
+                    for _ in length..<5 { emit(UInt8(ascii: " ")) }
                 }
-                for position in start..<index where !emit(input[position]) { return }
+                for position in start..<index { emit(input[position]) }
                 start = index + 1
             }
             index += 1
         }
-        if parts == 3, emit(dash) { _ = emit(UInt8(ascii: "~")) }
+        if parts == 3 {
+            emit(dash)
+            emit(UInt8(ascii: "~"))
+        }
+        return count
     }
 }
