@@ -88,7 +88,7 @@ struct Resolver {
                 slotEntries = read.contains { $0?.isTargeted == true } ? read : nil
                 entries.append(slotEntries)
             }
-            let resolved = Self.resolve(
+            let (resolved, isChanged) = Self.resolve(
                 key, slot: slot, sources: sources, entries: slotEntries, previous: previous, stored: stored)
             values.append(resolved.box)
             layers.append(resolved.layer)
@@ -104,7 +104,7 @@ struct Resolver {
                 let before = previous.rejections[slot] ?? []
                 newRejections += resolved.rejected.filter { !before.contains($0) }
             }
-            if resolved.changed { changed.append(registry.names[slot]) }
+            if isChanged { changed.append(registry.names[slot]) }
         }
 
         let targeted = reused ?? (hasRules ? TargetedSlots(payloads: sources.payloads, entries: entries) : nil)
@@ -139,9 +139,6 @@ struct Resolver {
         /// The answer of the snapshot that supplied the value; when none did, that of the first payload
         /// (in precedence order) that has the key.
         let answer: ProviderAnswer?
-        /// Whether the value differs from the key's value in the previous state (false without one).
-        var changed = false
-
         /// What a state keeps of the snapshot answer that supplied the value.
         var slotAnswer: SlotAnswer? {
             guard case .snapshot = layer, case .value(let raw)? = candidate, let answer else { return nil }
@@ -181,16 +178,15 @@ struct Resolver {
 
     /// Resolves one registered key at activation, for the sources' context, and whether its value
     /// differs from the one in `previous`.
-    private static func resolve<Key: ConfigKeyRepresentable>(
+    @inline(__always) private static func resolve<Key: ConfigKeyRepresentable>(
         _ key: Key, slot: Int, sources: ValueSources, entries: [PayloadEntry?]?, previous: ResolvedState?,
         stored: StoredLastGood?
-    ) -> KeyResolution {
+    ) -> (KeyResolution, changed: Bool) {
         let key = key.configKey
-        var resolution = evaluate(
+        let resolution = evaluate(
             key, slot: slot, sources: sources, entries: entries, context: sources.context, previous: previous, stored: stored,
             explaining: false)
-        if let previous { resolution.changed = !same(key, previous, slot, as: resolution) }
-        return resolution
+        return (resolution, previous.map { !same(key, $0, slot, as: resolution) } ?? false)
     }
 
     /// The evaluation of `key` for `context` through every layer of `sources`. `entries` are the
