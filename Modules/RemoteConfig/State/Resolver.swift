@@ -269,9 +269,8 @@ struct Resolver {
         var holding = 0
         for provider in sources.precedence {
             guard let payload = sources.payloads[provider] else { continue }
-            let found: PayloadEntry?
-            if let entries { found = entries[provider] } else { found = payload.entry(name) }
-            guard let entry = found else { continue }
+            // By slot when the key's entries are known (a slot without one has none), else by name; one copy.
+            guard let entry = entries.map({ $0[provider] }) ?? payload.entry(name) else { continue }
             guard accepted == nil else {
                 if entry.plain != nil { holding += 1 }
                 continue
