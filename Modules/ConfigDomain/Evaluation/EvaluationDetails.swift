@@ -61,8 +61,7 @@ public struct EvaluationDetails<Value: Sendable>: Sendable, CustomStringConverti
     public var generation: UInt64
     /// The context the value was evaluated for.
     public var context: EvaluationContext?
-    // Stored last: every other field then sits at the same offset for every `Value`, so code that handles
-    // details of any type (a client's evaluation) reaches them without asking the runtime for the layout.
+    // Stored last, so that the other fields keep one layout whatever `Value` is (see Integration/Benchmarks/README.md).
     /// The value a read returns.
     public var value: Value
 
